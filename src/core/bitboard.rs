@@ -1,0 +1,305 @@
+//! Small bit sets: [`DigitSet`] (a set of digits 1-9) and [`CellSet`] (a set of the 81 cells).
+//!
+//! ```text
+//! DigitSet (u16):   bit  8 7 6 5 4 3 2 1 0
+//!                 digit  9 8 7 6 5 4 3 2 1        bits 9..16 are always zero
+//!
+//! CellSet (u128):   bit  0 .. 8  = r1c1 .. r1c9
+//!                        9 .. 17 = r2c1 .. r2c9
+//!                        ...
+//!                       72 .. 80 = r9c1 .. r9c9   bits 81..128 are always zero
+//! ```
+//!
+//! Both are `Copy` values; every operation is a handful of machine instructions.
+
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not, Sub};
+
+use super::index::{Cell, Digit};
+
+/// A set of digits 1-9, one bit per digit (bit `d-1` for digit `d`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct DigitSet(u16);
+
+impl DigitSet {
+    /// No digit.
+    pub const EMPTY: DigitSet = DigitSet(0);
+    /// All nine digits.
+    pub const ALL: DigitSet = DigitSet(0x1ff);
+
+    /// The set with the given raw bits (bit `d-1` for digit `d`); bits above 8 are dropped.
+    #[inline]
+    pub const fn from_bits(bits: u16) -> DigitSet {
+        DigitSet(bits & 0x1ff)
+    }
+
+    /// The set holding only `d`.
+    #[inline]
+    pub const fn single(d: Digit) -> DigitSet {
+        DigitSet(1 << d.index())
+    }
+
+    /// Raw bits.
+    #[inline]
+    pub const fn bits(self) -> u16 {
+        self.0
+    }
+
+    /// Number of digits in the set.
+    #[inline]
+    pub const fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// True when the set holds no digit.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// True when `d` is in the set.
+    #[inline]
+    pub const fn contains(self, d: Digit) -> bool {
+        self.0 & (1 << d.index()) != 0
+    }
+
+    /// Adds `d`.
+    #[inline]
+    pub fn insert(&mut self, d: Digit) {
+        self.0 |= 1 << d.index();
+    }
+
+    /// Removes `d`.
+    #[inline]
+    pub fn remove(&mut self, d: Digit) {
+        self.0 &= !(1 << d.index());
+    }
+
+    /// The smallest digit in the set, if any.
+    #[inline]
+    pub const fn first(self) -> Option<Digit> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Digit::from_index(self.0.trailing_zeros() as usize))
+        }
+    }
+
+    /// The digits in increasing order.
+    #[inline]
+    pub fn iter(self) -> DigitIter {
+        DigitIter(self.0)
+    }
+}
+
+/// Iterator over a [`DigitSet`], smallest digit first.
+#[derive(Clone, Debug)]
+pub struct DigitIter(u16);
+
+impl Iterator for DigitIter {
+    type Item = Digit;
+    #[inline]
+    fn next(&mut self) -> Option<Digit> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(Digit::from_index(i))
+    }
+}
+
+impl IntoIterator for DigitSet {
+    type Item = Digit;
+    type IntoIter = DigitIter;
+    fn into_iter(self) -> DigitIter {
+        self.iter()
+    }
+}
+
+/// A set of cells, one bit per cell in row-major order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CellSet(u128);
+
+impl CellSet {
+    /// No cell.
+    pub const EMPTY: CellSet = CellSet(0);
+    /// All 81 cells.
+    pub const ALL: CellSet = CellSet((1u128 << 81) - 1);
+
+    /// The set with the given raw bits; bits above 80 are dropped.
+    #[inline]
+    pub const fn from_bits(bits: u128) -> CellSet {
+        CellSet(bits & ((1u128 << 81) - 1))
+    }
+
+    /// The set holding only `c`.
+    #[inline]
+    pub const fn single(c: Cell) -> CellSet {
+        CellSet(1u128 << c.index())
+    }
+
+    /// Raw bits.
+    #[inline]
+    pub const fn bits(self) -> u128 {
+        self.0
+    }
+
+    /// Number of cells in the set.
+    #[inline]
+    pub const fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// True when the set holds no cell.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// True when `c` is in the set.
+    #[inline]
+    pub const fn contains(self, c: Cell) -> bool {
+        self.0 & (1u128 << c.index()) != 0
+    }
+
+    /// Adds `c`.
+    #[inline]
+    pub fn insert(&mut self, c: Cell) {
+        self.0 |= 1u128 << c.index();
+    }
+
+    /// Removes `c`.
+    #[inline]
+    pub fn remove(&mut self, c: Cell) {
+        self.0 &= !(1u128 << c.index());
+    }
+
+    /// The first cell in reading order, if any.
+    #[inline]
+    pub const fn first(self) -> Option<Cell> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Cell::new(self.0.trailing_zeros() as u8))
+        }
+    }
+
+    /// The cells in reading order.
+    #[inline]
+    pub fn iter(self) -> CellIter {
+        CellIter(self.0)
+    }
+}
+
+/// Iterator over a [`CellSet`] in reading order.
+#[derive(Clone, Debug)]
+pub struct CellIter(u128);
+
+impl Iterator for CellIter {
+    type Item = Cell;
+    #[inline]
+    fn next(&mut self) -> Option<Cell> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros() as u8;
+        self.0 &= self.0 - 1;
+        Some(Cell::new(i))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl IntoIterator for CellSet {
+    type Item = Cell;
+    type IntoIter = CellIter;
+    fn into_iter(self) -> CellIter {
+        self.iter()
+    }
+}
+
+macro_rules! bit_ops {
+    ($t:ident, $mask:expr) => {
+        impl BitAnd for $t {
+            type Output = $t;
+            #[inline]
+            fn bitand(self, o: $t) -> $t {
+                $t(self.0 & o.0)
+            }
+        }
+        impl BitOr for $t {
+            type Output = $t;
+            #[inline]
+            fn bitor(self, o: $t) -> $t {
+                $t(self.0 | o.0)
+            }
+        }
+        impl BitXor for $t {
+            type Output = $t;
+            #[inline]
+            fn bitxor(self, o: $t) -> $t {
+                $t(self.0 ^ o.0)
+            }
+        }
+        impl Sub for $t {
+            type Output = $t;
+            /// Set difference.
+            #[inline]
+            fn sub(self, o: $t) -> $t {
+                $t(self.0 & !o.0)
+            }
+        }
+        impl Not for $t {
+            type Output = $t;
+            /// Complement within the universe (81 cells or nine digits).
+            #[inline]
+            fn not(self) -> $t {
+                $t(!self.0 & $mask)
+            }
+        }
+        impl BitAndAssign for $t {
+            #[inline]
+            fn bitand_assign(&mut self, o: $t) {
+                self.0 &= o.0;
+            }
+        }
+        impl BitOrAssign for $t {
+            #[inline]
+            fn bitor_assign(&mut self, o: $t) {
+                self.0 |= o.0;
+            }
+        }
+    };
+}
+
+bit_ops!(DigitSet, 0x1ff);
+bit_ops!(CellSet, (1u128 << 81) - 1);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digit_set_basics() {
+        let mut s = DigitSet::EMPTY;
+        s.insert(Digit::new(3));
+        s.insert(Digit::new(9));
+        assert_eq!(s.len(), 2);
+        assert_eq!(s.iter().map(|d| d.get()).collect::<Vec<_>>(), vec![3, 9]);
+        assert_eq!((!s).len(), 7);
+        s.remove(Digit::new(3));
+        assert_eq!(s.first(), Some(Digit::new(9)));
+    }
+
+    #[test]
+    fn cell_set_basics() {
+        let s = CellSet::single(Cell::new(80)) | CellSet::single(Cell::new(0));
+        assert_eq!(s.len(), 2);
+        assert_eq!((!s).len(), 79);
+        assert_eq!(s.iter().map(|c| c.index()).collect::<Vec<_>>(), vec![0, 80]);
+        assert_eq!((CellSet::ALL - s).len(), 79);
+    }
+}

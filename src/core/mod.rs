@@ -1,0 +1,14 @@
+//! Pure puzzle logic: grids, typed indices, bit sets and the exact solver.
+//!
+//! Nothing in `core` does I/O, spawns threads, or allocates on the hot path; callers own
+//! the memory and pass it in.
+
+pub mod bitboard;
+pub mod grid;
+pub mod index;
+pub mod solver;
+
+pub use bitboard::{CellSet, DigitSet};
+pub use grid::{Conflict, Grid, ParseError, ParseErrorKind};
+pub use index::{Cell, Digit, House, HouseKind};
+pub use solver::{SolveOutcome, Solver};

@@ -1,0 +1,2 @@
+//! The `sudoku-batch` command line (wired up in a following commit).
+fn main() {}
