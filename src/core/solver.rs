@@ -14,7 +14,7 @@
 //! Branching copies the whole [`State`] (a few cache lines, `Copy`); nothing is allocated.
 
 use super::grid::Grid;
-use super::index::{HOUSE_SETS, PEERS};
+use super::index::{Cell, Digit, HOUSE_SETS, PEERS};
 
 /// What a solve found.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -198,6 +198,21 @@ impl Solver {
     /// found into `out`. Givens that break a rule give a count of 0; call
     /// [`Grid::check_givens`] first to learn why.
     pub fn solve_into(&mut self, puzzle: &Grid, limit: u32, out: &mut SolveOutcome) {
+        self.solve_excluding_into(puzzle, &[], limit, out);
+    }
+
+    /// Like [`Solver::solve_into`], but first removes each `(cell, digit)` in `excluded`
+    /// from the candidates: "how many solutions have none of these placements?". The
+    /// generator uses it to test whether a clue can go: a unique puzzle stays unique without
+    /// the clue at `cell` exactly when the puzzle minus that clue, excluding the clue's digit
+    /// at `cell`, has no solution.
+    pub fn solve_excluding_into(
+        &mut self,
+        puzzle: &Grid,
+        excluded: &[(Cell, Digit)],
+        limit: u32,
+        out: &mut SolveOutcome,
+    ) {
         self.limit = limit.max(1);
         self.count = 0;
         self.guesses = 0;
@@ -209,6 +224,9 @@ impl Solver {
                 ok = false;
                 break;
             }
+        }
+        for &(c, d) in excluded {
+            state.planes[d.index()] &= !(1u128 << c.index());
         }
         if ok {
             self.search(state);
@@ -281,6 +299,27 @@ mod tests {
         assert_eq!(out.count, 5);
         assert!(out.solution.is_solution_of(&Grid::EMPTY));
         assert_eq!(s.solve(&Grid::EMPTY, 1).count, 1);
+    }
+
+    #[test]
+    fn excluding_the_solution_value_of_a_removed_clue_tests_uniqueness() {
+        let p: Grid =
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+                .parse()
+                .unwrap();
+        let mut s = Solver::new();
+        let sol = s.solve(&p, 2).solution;
+        let c = Cell::new(0);
+        let d = sol.digit(c).unwrap();
+        let mut q = p;
+        q.set(c, None);
+        let mut out = SolveOutcome::default();
+        s.solve_excluding_into(&q, &[(c, d)], 1, &mut out);
+        // top1465 puzzles are minimal: without r1c1 another solution appears.
+        assert_eq!(out.count, 1);
+        assert_ne!(out.solution.digit(c), Some(d));
+        s.solve_excluding_into(&p, &[(c, d)], 1, &mut out);
+        assert_eq!(out.count, 0);
     }
 
     #[test]
