@@ -20,6 +20,9 @@ pub struct Cli {
 pub enum Command {
     /// Solve every puzzle in a file: one output row per input record, in input order.
     Solve(SolveArgs),
+    /// Time the solver in-process on whole files (single thread by default) and print
+    /// puzzles/s, time per puzzle and guesses per puzzle, median of several rounds.
+    Bench(BenchArgs),
     /// Print a shell completion script to stdout.
     Completions {
         /// The shell to complete for.
@@ -74,6 +77,69 @@ pub struct SolveArgs {
     /// Write the end-of-run summary as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     pub summary_json: Option<PathBuf>,
+
+    /// Process only shard K of N (K from 0): the records that start in the K-th of N equal
+    /// byte ranges of the input file. Line numbers stay global and only shard 0 writes the
+    /// header, so concatenating the N outputs gives the bytes of one unsharded run.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
+}
+
+/// Options of `bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Puzzle files (any input format; invalid records are skipped and counted).
+    #[arg(value_name = "FILES", required = true)]
+    pub files: Vec<PathBuf>,
+
+    /// Timed rounds per file (after one untimed warm-up round); the median is reported.
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    pub rounds: u32,
+
+    /// Count solutions up to N (2: uniqueness check; 1: first solution).
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
+    pub limit: u32,
+
+    /// Worker threads.
+    #[arg(short = 'j', long = "threads", value_name = "N", default_value_t = 1)]
+    pub threads: usize,
+
+    /// Print the report as JSON (for scripts such as bench-compare.sh).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A shard of a run: `index` of `count` (`K/N` on the command line, K from 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// K, from 0.
+    pub index: u64,
+    /// N, at least 1.
+    pub count: u64,
+}
+
+/// Parses `K/N` with `0 <= K < N`.
+pub fn parse_shard(s: &str) -> Result<Shard, String> {
+    let (k, n) = s
+        .split_once('/')
+        .ok_or_else(|| format!("expected K/N (e.g. 0/4), got '{s}'"))?;
+    let index: u64 = k
+        .trim()
+        .parse()
+        .map_err(|_| format!("shard index '{k}' is not a whole number"))?;
+    let count: u64 = n
+        .trim()
+        .parse()
+        .map_err(|_| format!("shard count '{n}' is not a whole number"))?;
+    if count == 0 {
+        return Err("shard count must be at least 1".into());
+    }
+    if index >= count {
+        return Err(format!(
+            "shard index {index} must be below the count {count} (K counts from 0)"
+        ));
+    }
+    Ok(Shard { index, count })
 }
 
 /// `--format` values.
@@ -179,6 +245,42 @@ mod tests {
             v.extend_from_slice(bad);
             assert!(Cli::try_parse_from(v).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn shard_parses_and_is_checked() {
+        assert_eq!(
+            solve(&["x", "--shard", "2/5"]).shard,
+            Some(Shard { index: 2, count: 5 })
+        );
+        for bad in ["5/5", "1/0", "x/2", "3", "-1/2"] {
+            assert!(parse_shard(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn bench_flags_parse() {
+        let Command::Bench(b) = Cli::try_parse_from([
+            "sudoku-batch",
+            "bench",
+            "a.txt",
+            "b.txt",
+            "--rounds",
+            "3",
+            "--limit",
+            "1",
+            "-j",
+            "2",
+            "--json",
+        ])
+        .unwrap()
+        .command
+        else {
+            panic!("not bench")
+        };
+        assert_eq!(b.files.len(), 2);
+        assert_eq!((b.rounds, b.limit, b.threads, b.json), (3, 1, 2, true));
+        assert!(Cli::try_parse_from(["sudoku-batch", "bench"]).is_err());
     }
 
     #[test]

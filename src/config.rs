@@ -2,9 +2,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::cli::{FormatArg, InputFormatArg, SolveArgs};
+use crate::cli::{BenchArgs, FormatArg, InputFormatArg, Shard, SolveArgs};
 use crate::error::Error;
 use crate::io::OutputFormat;
+pub use crate::pipeline::bench::BenchConfig;
 
 /// Where input comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,6 +71,8 @@ pub struct SolveConfig {
     pub quiet: bool,
     /// Where to write the JSON summary.
     pub summary_json: Option<PathBuf>,
+    /// Process only this shard of the input file.
+    pub shard: Option<Shard>,
 }
 
 fn is_dash(p: &Path) -> bool {
@@ -101,6 +104,11 @@ impl SolveConfig {
                 )));
             }
         }
+        if a.shard.is_some() && input == InputSpec::Stdin {
+            return Err(Error::Usage(
+                "--shard splits a file by byte ranges; it needs a file input, not stdin".into(),
+            ));
+        }
         Ok(SolveConfig {
             input,
             output,
@@ -121,6 +129,30 @@ impl SolveConfig {
             check: a.check,
             quiet: a.quiet,
             summary_json: a.summary_json.clone(),
+            shard: a.shard,
+        })
+    }
+}
+
+impl BenchConfig {
+    /// Builds and checks the settings.
+    pub fn from_args(a: &BenchArgs) -> Result<BenchConfig, Error> {
+        let files = a
+            .files
+            .iter()
+            .map(|p| {
+                if is_dash(p) {
+                    InputSpec::Stdin
+                } else {
+                    InputSpec::File(p.clone())
+                }
+            })
+            .collect();
+        Ok(BenchConfig {
+            files,
+            rounds: a.rounds as usize,
+            limit: a.limit,
+            threads: a.threads,
         })
     }
 }

@@ -508,3 +508,38 @@ fn completions_and_man_page() {
     let o = run(&["solve", "--help"]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("--limit"));
 }
+
+#[test]
+fn shards_concatenate_to_the_bytes_of_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    // Lines with invalid records, comments and a CRLF line, and grid blocks: both formats.
+    let big = big_input(dir.path());
+    let grids = data("grids.txt");
+    let csv_in = dir.path().join("in.csv");
+    let mut csv_text = String::from("id,puzzle,solution\n");
+    for (i, l) in std::fs::read_to_string(data("17clue_200.txt"))
+        .unwrap()
+        .lines()
+        .enumerate()
+    {
+        csv_text.push_str(&format!("\"q{i}\",{l},\n"));
+    }
+    std::fs::write(&csv_in, csv_text).unwrap();
+    for input in [&big, &grids, &csv_in] {
+        let f = input.to_str().unwrap();
+        let whole = run(&["solve", f, "-q"]);
+        let whole = stdout(&whole);
+        for n in [1u32, 2, 3, 8] {
+            let mut joined = String::new();
+            for k in 0..n {
+                let shard = format!("{k}/{n}");
+                joined.push_str(&stdout(&run(&["solve", f, "-q", "--shard", &shard, "-j1"])));
+            }
+            assert_eq!(joined, whole, "{f} in {n} shards");
+        }
+    }
+    let o = run_stdin(&["solve", "-", "--shard", "0/2"], b"");
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(&["solve", big.to_str().unwrap(), "--shard", "2/2"]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -60,6 +60,8 @@ pub enum CellsKind {
 pub struct Record<'a> {
     /// 1-based line number where the record starts.
     pub line: u64,
+    /// Byte offset in the split buffer where the record's first line starts.
+    pub offset: usize,
     /// The id column (CSV), else empty.
     pub id: &'a [u8],
     /// The text holding the cells (for lines: the whole line, tail included).
@@ -79,6 +81,7 @@ pub struct Record<'a> {
 #[derive(Clone, Debug, Default)]
 struct RawRecord {
     line: u64,
+    offset: usize,
     id: Span,
     text: Span,
     kind: Option<CellsKind>,
@@ -305,6 +308,7 @@ impl Splitter {
         let r = &self.raw[i];
         Record {
             line: r.line,
+            offset: r.offset,
             id: r.id.get(buf, &self.arena),
             text: r.text.get(buf, &self.arena),
             kind: r.kind.unwrap_or(CellsKind::Line),
@@ -346,6 +350,7 @@ impl Splitter {
             if !is_skippable(line) {
                 self.raw.push(RawRecord {
                     line: line_no,
+                    offset: pos,
                     text: Span::Buf(start..start + line.len()),
                     kind: Some(CellsKind::Line),
                     ..RawRecord::default()
@@ -407,6 +412,7 @@ impl Splitter {
             }
             // Gather up to nine rows of cells.
             let rec_line = line_no;
+            let rec_start = pos;
             let mut rows = 0;
             let mut fault = None;
             let mut text_end = start;
@@ -460,6 +466,7 @@ impl Splitter {
             }
             self.raw.push(RawRecord {
                 line: rec_line,
+                offset: rec_start,
                 text: Span::Buf(start..text_end),
                 kind: Some(CellsKind::Block),
                 fault,
@@ -505,7 +512,7 @@ impl Splitter {
                 line
             };
             if !is_skippable(body) {
-                self.push_csv_record(body, line_no, &layout);
+                self.push_csv_record(body, line_no, pos, &layout);
             }
             pos = (rec_end + 1).min(buf.len());
             line_no += lines;
@@ -517,7 +524,7 @@ impl Splitter {
     }
 
     /// Parses one CSV record's fields into the arena and pushes the record.
-    fn push_csv_record(&mut self, rec: &[u8], line_no: u64, layout: &CsvLayout) {
+    fn push_csv_record(&mut self, rec: &[u8], line_no: u64, offset: usize, layout: &CsvLayout) {
         let Some(reader) = self.csv_reader.as_mut() else {
             return;
         };
@@ -553,6 +560,7 @@ impl Splitter {
         };
         let mut raw = RawRecord {
             line: line_no,
+            offset,
             kind: Some(CellsKind::Field),
             id: span(layout.id.and_then(field)),
             expected: span(layout.solution.and_then(field)),

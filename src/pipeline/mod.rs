@@ -1,6 +1,7 @@
 //! The pipeline: wires input sources, record splitting, rayon workers and the ordered writer
 //! together for each subcommand. See [`engine`] for the machinery and [`solve`] for `solve`.
 
+pub mod bench;
 pub mod engine;
 pub mod progress;
 pub mod solve;

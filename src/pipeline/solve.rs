@@ -352,6 +352,20 @@ pub fn run(cfg: &SolveConfig, interrupt: Arc<AtomicBool>) -> Result<(SolveSummar
         source.consume(skip);
         first_line = 2;
     }
+    // Global byte offset of the window's start, and the shard's byte range.
+    let mut base = skip as u64;
+    let range = match (cfg.shard, source.total_len()) {
+        (None, _) => None,
+        (Some(sh), Some(total)) => {
+            let cut = |k: u64| (u128::from(total) * u128::from(k) / u128::from(sh.count)) as u64;
+            Some((cut(sh.index), cut(sh.index + 1)))
+        }
+        (Some(_), None) => {
+            return Err(Error::Usage(
+                "--shard needs a regular file as input (its size must be known)".into(),
+            ));
+        }
+    };
     let sink = open_output(&cfg.output)?;
     let output_name = match &cfg.output {
         OutputSpec::Stdout => "<stdout>".to_string(),
@@ -364,7 +378,7 @@ pub fn run(cfg: &SolveConfig, interrupt: Arc<AtomicBool>) -> Result<(SolveSummar
     }
     let enc = RowEncoder::new(cfg.format, columns);
     let mut header = Vec::new();
-    if cfg.header {
+    if cfg.header && cfg.shard.is_none_or(|s| s.index == 0) {
         enc.write_header(&mut header);
     }
     let engine = Engine::new(cfg.threads, Arc::clone(&interrupt), SolveWorker::default)
@@ -399,51 +413,70 @@ pub fn run(cfg: &SolveConfig, interrupt: Arc<AtomicBool>) -> Result<(SolveSummar
             source.fill(keep).map_err(read_err)?;
             continue;
         }
-        let mut blocks = writer.take_blocks();
-        {
-            let recs: &Splitter = &splitter;
-            engine.run(
-                recs.len(),
-                &mut blocks,
-                |w: &mut SolveWorker, i, block| {
-                    let rec = recs.record(i, window);
-                    w.process(&rec, cfg, &enc, block);
-                },
-                |i, block| {
-                    let rec = recs.record(i, window);
-                    block.stats.records += 1;
-                    block.stats.invalid += 1;
-                    let msg = b"internal error while solving this record";
-                    let mut f = base_fields(&rec, b"", b"invalid", Field::Null, b"", Field::Null);
-                    f[7] = Field::Text(msg);
-                    if cfg.check {
-                        let mut all = [Field::Null; 10];
-                        all[..9].copy_from_slice(&f);
-                        enc.write_row(&mut block.out, &all);
-                    } else {
-                        enc.write_row(&mut block.out, &f);
-                    }
-                },
-            );
-        }
-        let mut complete = true;
-        for b in &blocks {
-            if !b.done {
-                complete = false;
+        // With --shard, only the records that start in the shard's byte range are ours.
+        let n = splitter.len();
+        let (lo, hi) = match range {
+            None => (0, n),
+            Some((a, b)) => {
+                let at = |i: usize| base + splitter.record(i, window).offset as u64;
+                let lo = (0..n).find(|&i| at(i) >= a).unwrap_or(n);
+                let hi = (lo..n).find(|&i| at(i) >= b).unwrap_or(n);
+                (lo, hi)
+            }
+        };
+        if lo < hi {
+            let mut blocks = writer.take_blocks();
+            {
+                let recs: &Splitter = &splitter;
+                engine.run(
+                    hi - lo,
+                    &mut blocks,
+                    |w: &mut SolveWorker, i, block| {
+                        let rec = recs.record(lo + i, window);
+                        w.process(&rec, cfg, &enc, block);
+                    },
+                    |i, block| {
+                        let rec = recs.record(lo + i, window);
+                        block.stats.records += 1;
+                        block.stats.invalid += 1;
+                        let msg = b"internal error while solving this record";
+                        let mut f =
+                            base_fields(&rec, b"", b"invalid", Field::Null, b"", Field::Null);
+                        f[7] = Field::Text(msg);
+                        if cfg.check {
+                            let mut all = [Field::Null; 10];
+                            all[..9].copy_from_slice(&f);
+                            enc.write_row(&mut block.out, &all);
+                        } else {
+                            enc.write_row(&mut block.out, &f);
+                        }
+                    },
+                );
+            }
+            let mut complete = true;
+            for b in &blocks {
+                if !b.done {
+                    complete = false;
+                    break;
+                }
+                stats.merge(&b.stats);
+                for d in &b.diags {
+                    diags.print(d);
+                }
+            }
+            writer.send(blocks);
+            if !complete {
+                end = RunEnd::Interrupted;
                 break;
             }
-            stats.merge(&b.stats);
-            for d in &b.diags {
-                diags.print(d);
-            }
         }
-        writer.send(blocks);
-        if !complete {
-            end = RunEnd::Interrupted;
+        if hi < n {
+            // The rest of the input belongs to later shards.
             break;
         }
         first_line += p.lines;
         consumed_total += p.consumed as u64;
+        base += p.consumed as u64;
         source.consume(p.consumed);
         progress.update(consumed_total, stats.records, "puzzles");
         if !source.at_end() {
