@@ -115,10 +115,10 @@ impl Source {
         }
     }
 
-    /// Makes sure the window holds at least one more chunk of unconsumed input if there is
-    /// any (for stdin: reads until the buffer holds `STDIN_CHUNK` bytes more than `keep`, or
-    /// the end). `keep` is the number of bytes at the front that could not form a complete
-    /// record yet.
+    /// Reads more input into the window, if there is any: for a mapped file nothing (the
+    /// window is the whole file); for a stream, one read of up to [`STDIN_CHUNK`] bytes
+    /// beyond the `keep` bytes at the front that could not form a complete record yet. One
+    /// read returns what a pipe holds now, so rows flow out as records flow in.
     pub fn fill(&mut self, keep: usize) -> io::Result<()> {
         match self {
             Source::Mapped { .. } => Ok(()),
@@ -126,25 +126,26 @@ impl Source {
                 if *eof {
                     return Ok(());
                 }
-                let target = keep + STDIN_CHUNK;
-                while buf.len() < target {
-                    let old = buf.len();
-                    buf.resize(target, 0);
+                let old = buf.len();
+                buf.resize(old.max(keep) + STDIN_CHUNK, 0);
+                loop {
                     match reader.read(&mut buf[old..]) {
                         Ok(0) => {
                             buf.truncate(old);
                             *eof = true;
-                            break;
+                            return Ok(());
                         }
-                        Ok(n) => buf.truncate(old + n),
-                        Err(e) if e.kind() == io::ErrorKind::Interrupted => buf.truncate(old),
+                        Ok(n) => {
+                            buf.truncate(old + n);
+                            return Ok(());
+                        }
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                         Err(e) => {
                             buf.truncate(old);
                             return Err(e);
                         }
                     }
                 }
-                Ok(())
             }
         }
     }

@@ -141,8 +141,10 @@ pub struct Writer<S> {
 }
 
 impl<S: Send + 'static> Writer<S> {
-    /// Starts the writer thread on `sink`, first writing `header`.
-    pub fn spawn(mut sink: Sink, header: Vec<u8>) -> Writer<S> {
+    /// Starts the writer thread on `sink`, first writing `header`. With `flush_each`, every
+    /// window is flushed as soon as it is written (for streaming: rows leave as they are
+    /// made); otherwise the sink's buffer decides.
+    pub fn spawn(mut sink: Sink, header: Vec<u8>, flush_each: bool) -> Writer<S> {
         let (tx, rx) = sync_channel::<Vec<Block<S>>>(1);
         let (back_tx, back) = sync_channel::<Vec<Block<S>>>(4);
         let failed = Arc::new(AtomicBool::new(false));
@@ -161,6 +163,12 @@ impl<S: Send + 'static> Writer<S> {
                                 result = Err(e);
                                 failed2.store(true, Ordering::Relaxed);
                                 break;
+                            }
+                        }
+                        if flush_each && result.is_ok() {
+                            if let Err(e) = sink.flush() {
+                                result = Err(e);
+                                failed2.store(true, Ordering::Relaxed);
                             }
                         }
                     }

@@ -383,7 +383,7 @@ pub fn run(cfg: &SolveConfig, interrupt: Arc<AtomicBool>) -> Result<(SolveSummar
     }
     let engine = Engine::new(cfg.threads, Arc::clone(&interrupt), SolveWorker::default)
         .map_err(|e| Error::Usage(format!("cannot start worker threads: {e}")))?;
-    let mut writer: Writer<SolveStats> = Writer::spawn(sink, header);
+    let mut writer: Writer<SolveStats> = Writer::spawn(sink, header, cfg.input == InputSpec::Stdin);
     let progress = Progress::new(!cfg.quiet, source.total_len(), "puzzles");
     let mut splitter = Splitter::new(format);
     let mut stats = SolveStats::default();
