@@ -177,6 +177,14 @@ impl Sink {
         }
     }
 
+    /// Rows to any writer (tests, embedding).
+    pub fn writer(w: Box<dyn Write + Send>) -> Sink {
+        Sink {
+            writer: BufWriter::with_capacity(1 << 16, w),
+            paths: None,
+        }
+    }
+
     /// Rows to `path`, through `path.partial`. An existing `path` is left untouched until
     /// the run completes.
     pub fn file(path: &Path) -> io::Result<Sink> {

@@ -335,8 +335,44 @@ fn resolve_format(setting: InputFormat, start: &[u8]) -> (RecordFormat, usize) {
 
 /// Runs `solve`.
 pub fn run(cfg: &SolveConfig, interrupt: Arc<AtomicBool>) -> Result<(SolveSummary, RunEnd), Error> {
+    let source = open_input(&cfg.input)?;
+    run_with(cfg, source, None, interrupt)
+}
+
+/// Reads until the window holds the first record line whole (or the input ends), so that
+/// format detection sees a complete line.
+pub(crate) fn fill_for_detection(source: &mut Source) -> std::io::Result<()> {
+    loop {
+        let w = source.window();
+        let mut pos = 0;
+        let mut complete = false;
+        while let Some(nl) = w[pos..].iter().position(|&b| b == b'\n') {
+            let line = &w[pos..pos + nl];
+            let body = line.trim_ascii();
+            let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
+            if !body.is_empty() && !body.starts_with(b"#") {
+                complete = true;
+                break;
+            }
+            pos += nl + 1;
+        }
+        if complete || source.at_end() || w.len() >= (1 << 20) {
+            return Ok(());
+        }
+        let keep = w.len();
+        source.fill(keep)?;
+    }
+}
+
+/// Runs `solve` on an opened source. Rows go to `sink`, or when it is `None` to the output
+/// that `cfg` names (opened only after the input has been read successfully).
+pub fn run_with(
+    cfg: &SolveConfig,
+    mut source: Source,
+    sink: Option<Sink>,
+    interrupt: Arc<AtomicBool>,
+) -> Result<(SolveSummary, RunEnd), Error> {
     let start = Instant::now();
-    let mut source = open_input(&cfg.input)?;
     let input_name = cfg.input.display_name();
     let read_err = |e: std::io::Error| Error::Input {
         path: match &cfg.input {
@@ -345,13 +381,15 @@ pub fn run(cfg: &SolveConfig, interrupt: Arc<AtomicBool>) -> Result<(SolveSummar
         },
         source: e,
     };
-    source.fill(0).map_err(read_err)?;
+    fill_for_detection(&mut source).map_err(read_err)?;
     let (format, skip) = resolve_format(cfg.input_format, source.window());
-    let mut first_line = 1u64;
-    if skip > 0 {
-        source.consume(skip);
-        first_line = 2;
-    }
+    // A CSV header (and any comment lines before it) is consumed here.
+    let first_line = 1 + source.window()[..skip]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count() as u64;
+    source.consume(skip);
+    let mut first_line = first_line;
     // Global byte offset of the window's start, and the shard's byte range.
     let mut base = skip as u64;
     let range = match (cfg.shard, source.total_len()) {
@@ -366,7 +404,10 @@ pub fn run(cfg: &SolveConfig, interrupt: Arc<AtomicBool>) -> Result<(SolveSummar
             ));
         }
     };
-    let sink = open_output(&cfg.output)?;
+    let sink = match sink {
+        Some(s) => s,
+        None => open_output(&cfg.output)?,
+    };
     let output_name = match &cfg.output {
         OutputSpec::Stdout => "<stdout>".to_string(),
         OutputSpec::File(p) => p.display().to_string(),
@@ -383,7 +424,7 @@ pub fn run(cfg: &SolveConfig, interrupt: Arc<AtomicBool>) -> Result<(SolveSummar
     }
     let engine = Engine::new(cfg.threads, Arc::clone(&interrupt), SolveWorker::default)
         .map_err(|e| Error::Usage(format!("cannot start worker threads: {e}")))?;
-    let mut writer: Writer<SolveStats> = Writer::spawn(sink, header, cfg.input == InputSpec::Stdin);
+    let mut writer: Writer<SolveStats> = Writer::spawn(sink, header);
     let progress = Progress::new(!cfg.quiet, source.total_len(), "puzzles");
     let mut splitter = Splitter::new(format);
     let mut stats = SolveStats::default();
