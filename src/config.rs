@@ -73,6 +73,8 @@ pub struct SolveConfig {
     pub summary_json: Option<PathBuf>,
     /// Process only this shard of the input file.
     pub shard: Option<Shard>,
+    /// Stop at the first record that is invalid or not uniquely solvable.
+    pub strict: bool,
 }
 
 fn is_dash(p: &Path) -> bool {
@@ -130,6 +132,7 @@ impl SolveConfig {
             quiet: a.quiet,
             summary_json: a.summary_json.clone(),
             shard: a.shard,
+            strict: a.strict,
         })
     }
 }

@@ -22,6 +22,8 @@ pub enum Source {
         map: Option<Mmap>,
         /// Bytes consumed so far.
         pos: usize,
+        /// The open file, to notice when it shrinks under the map.
+        file: File,
     },
     /// Standard input (or any reader), streamed through a bounded buffer.
     Stream {
@@ -37,7 +39,7 @@ pub enum Source {
 impl std::fmt::Debug for Source {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Source::Mapped { map, pos } => f
+            Source::Mapped { map, pos, .. } => f
                 .debug_struct("Mapped")
                 .field("len", &map.as_ref().map_or(0, |m| m.len()))
                 .field("pos", pos)
@@ -73,18 +75,27 @@ impl Source {
             return Err(err(io::Error::other("is a directory")));
         }
         if meta.len() == 0 && meta.is_file() {
-            return Ok(Source::Mapped { map: None, pos: 0 });
+            return Ok(Source::Mapped {
+                map: None,
+                pos: 0,
+                file,
+            });
         }
         if !meta.is_file() {
             // A FIFO or character device cannot be mapped: stream it instead.
             return Ok(Source::stream(Box::new(file)));
         }
+        install_sigbus_guard();
         // SAFETY: the mapping is read-only and private to this process; we never create a
-        // mutable view. The one hazard a memory map adds is another process changing the
-        // file while it is mapped: bytes may change under us (harmless: every byte value is
-        // handled by the parsers) or, if the file is truncated, reading past the new end
-        // raises SIGBUS. That is the documented limitation of reading from a map; users who
-        // rewrite input files while they are being read should pipe them through stdin.
+        // mutable view, and the `Mmap` lives as long as every slice borrowed from it (the
+        // slices borrow `self`). The one hazard a memory map adds is another process
+        // changing the file while it is mapped: bytes may change under us (harmless: every
+        // byte value is handled by the parsers) or, if the file is truncated, reading past
+        // the new end raises SIGBUS. We guard against that twice: the pipeline calls
+        // `check_size` before each window and stops with a clear error if the file shrank,
+        // and `install_sigbus_guard` turns a SIGBUS that still slips through (a truncation
+        // in the middle of a window) into a message and exit code 2 instead of a crash;
+        // rows of finished windows are already flushed to the output.
         let map = unsafe { Mmap::map(&file) }.map_err(err)?;
         #[cfg(unix)]
         {
@@ -95,7 +106,28 @@ impl Source {
         Ok(Source::Mapped {
             map: Some(map),
             pos: 0,
+            file,
         })
+    }
+
+    /// For a mapped file: fails if the file is now shorter than the map (it was truncated
+    /// while being read; touching the missing pages would raise SIGBUS).
+    pub fn check_size(&self) -> io::Result<()> {
+        if let Source::Mapped {
+            map: Some(map),
+            file,
+            ..
+        } = self
+        {
+            let now = file.metadata()?.len();
+            if now < map.len() as u64 {
+                return Err(io::Error::other(format!(
+                    "the file shrank from {} to {now} bytes while being read",
+                    map.len()
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// Streams records from `reader` (stdin, a pipe) through a bounded buffer.
@@ -153,7 +185,7 @@ impl Source {
     /// The unconsumed bytes.
     pub fn window(&self) -> &[u8] {
         match self {
-            Source::Mapped { map, pos } => map.as_ref().map_or(&[][..], |m| &m[*pos..]),
+            Source::Mapped { map, pos, .. } => map.as_ref().map_or(&[][..], |m| &m[*pos..]),
             Source::Stream { buf, .. } => buf,
         }
     }
@@ -176,3 +208,32 @@ impl Source {
         }
     }
 }
+
+/// Installs (once) a SIGBUS handler that reports a truncated input file and exits with code 2.
+///
+/// Reading a page of a memory map beyond the end of a file that was truncated after it was
+/// mapped raises SIGBUS, whose default action kills the process without a word. The handler
+/// writes one line to stderr with `write(2)` (async-signal-safe) and ends the process with
+/// `_exit(2)`; it cannot resume the read. Output rows of finished windows were already
+/// flushed, so `FILE.partial` keeps every complete row written before the fault.
+#[cfg(unix)]
+pub fn install_sigbus_guard() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        const MSG: &[u8] = b"sudoku-batch: the input file was truncated while being read (SIGBUS); stopping. Rows written so far are kept.\n";
+        // SAFETY: the action only calls async-signal-safe functions (write, _exit) and
+        // touches no memory that another thread could be changing.
+        let r = unsafe {
+            signal_hook::low_level::register(signal_hook::consts::SIGBUS, || {
+                libc::write(2, MSG.as_ptr().cast(), MSG.len());
+                libc::_exit(2);
+            })
+        };
+        // Registration can only fail for forbidden signals; SIGBUS is not one.
+        drop(r);
+    });
+}
+
+/// No memory-map fault handler is needed off Unix.
+#[cfg(not(unix))]
+pub fn install_sigbus_guard() {}

@@ -12,8 +12,11 @@ use std::io::Write;
 use engine::Diag;
 
 /// How a run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RunEnd {
+    /// `--strict` met a record that is invalid or not uniquely solvable; the output holds
+    /// the rows up to and including it.
+    Strict(summary::Problem),
     /// All input was processed and the output completed.
     Completed,
     /// Ctrl-C or SIGTERM: the output holds the complete rows of a prefix of the input.

@@ -12,7 +12,7 @@ use crate::io::{Field, RowEncoder, Sink, Source};
 
 use super::engine::{Block, Diag, Engine, Writer};
 use super::progress::Progress;
-use super::summary::{SolveStats, SolveSummary};
+use super::summary::{Problem, SolveStats, SolveSummary};
 use super::{DiagPrinter, RunEnd};
 
 /// Records per window: bounds memory (rows buffered) while keeping workers busy.
@@ -122,6 +122,10 @@ impl SolveWorker {
         block: &mut Block<SolveStats>,
     ) {
         use std::fmt::Write;
+        if cfg.strict && block.stats.first_problem.is_some() {
+            // Strict mode stops at the first problem: the rest of the block is not processed.
+            return;
+        }
         let stats = &mut block.stats;
         stats.records += 1;
         self.message.clear();
@@ -140,6 +144,9 @@ impl SolveWorker {
                 let mut fields = base_fields(rec, b"", b"invalid", Field::Null, b"", Field::Null);
                 fields[7] = Field::Text(self.message.as_bytes());
                 self.write(enc, cfg, &mut block.out, &fields, Field::Null);
+                if cfg.strict {
+                    note_problem(block, at.line, at.col, &self.message);
+                }
                 return;
             }
         };
@@ -169,6 +176,9 @@ impl SolveWorker {
             fields[7] = Field::Text(self.message.as_bytes());
             fields[8] = Field::Text(tail_bytes);
             self.write(enc, cfg, &mut block.out, &fields, Field::Null);
+            if cfg.strict {
+                note_problem(block, rec.line, 1, &self.message);
+            }
             return;
         }
         self.solver.solve_into(&grid, cfg.limit, &mut self.outcome);
@@ -209,6 +219,14 @@ impl SolveWorker {
         );
         fields[8] = Field::Text(tail_bytes);
         self.write(enc, cfg, &mut block.out, &fields, check);
+        if cfg.strict && o.count != 1 {
+            let why = if o.count == 0 {
+                "puzzle has no solution"
+            } else {
+                "puzzle has more than one solution"
+            };
+            note_problem(block, rec.line, 1, why);
+        }
     }
 
     fn write(
@@ -227,6 +245,17 @@ impl SolveWorker {
         } else {
             enc.write_row(out, fields);
         }
+    }
+}
+
+/// Records the block's first problem (strict mode), with where its row ends.
+fn note_problem(block: &mut Block<SolveStats>, line: u64, col: usize, message: &str) {
+    if block.stats.first_problem.is_none() {
+        block.stats.first_problem = Some(Problem {
+            line,
+            col,
+            message: message.to_string(),
+        });
     }
 }
 
@@ -412,7 +441,12 @@ pub fn run_with(
         OutputSpec::Stdout => "<stdout>".to_string(),
         OutputSpec::File(p) => p.display().to_string(),
     };
-    let partial = sink.partial_path().map(|p| p.to_path_buf());
+    // The path named in write errors: the file being written, or stdout.
+    let out_path: std::path::PathBuf = match (sink.partial_path(), &cfg.output) {
+        (Some(p), _) => p.to_path_buf(),
+        (None, OutputSpec::File(p)) => p.clone(),
+        (None, OutputSpec::Stdout) => "<stdout>".into(),
+    };
     let mut columns = SOLVE_COLUMNS.to_vec();
     if cfg.check {
         columns.push("check");
@@ -431,12 +465,17 @@ pub fn run_with(
     let mut diags = DiagPrinter::new(input_name.clone());
     let mut consumed_total = 0u64;
     let mut end = RunEnd::Completed;
+    let mut fault: Option<Error> = None;
     loop {
         if engine.interrupted() {
             end = RunEnd::Interrupted;
             break;
         }
         if writer.failed() {
+            break;
+        }
+        if let Err(e) = source.check_size() {
+            fault = Some(read_err(e));
             break;
         }
         let is_last = source.at_end();
@@ -451,7 +490,10 @@ pub fn run_with(
             }
             // No complete record yet: read more (a long record spans chunks).
             let keep = window.len();
-            source.fill(keep).map_err(read_err)?;
+            if let Err(e) = source.fill(keep) {
+                fault = Some(read_err(e));
+                break;
+            }
             continue;
         }
         // With --shard, only the records that start in the shard's byte range are ours.
@@ -494,6 +536,15 @@ pub fn run_with(
                     },
                 );
             }
+            // Strict mode stops after the first record that is not uniquely solvable: the
+            // blocks after the one holding it are dropped.
+            if cfg.strict {
+                if let Some(k) = blocks.iter().position(|b| b.stats.first_problem.is_some()) {
+                    for b in &mut blocks[k + 1..] {
+                        b.done = false;
+                    }
+                }
+            }
             let mut complete = true;
             for b in &blocks {
                 if !b.done {
@@ -506,6 +557,10 @@ pub fn run_with(
                 }
             }
             writer.send(blocks);
+            if let Some(p) = stats.first_problem.clone() {
+                end = RunEnd::Strict(p);
+                break;
+            }
             if !complete {
                 end = RunEnd::Interrupted;
                 break;
@@ -521,13 +576,20 @@ pub fn run_with(
         source.consume(p.consumed);
         progress.update(consumed_total, stats.records, "puzzles");
         if !source.at_end() {
-            source.fill(0).map_err(read_err)?;
+            if let Err(e) = source.fill(0) {
+                fault = Some(read_err(e));
+                break;
+            }
         }
     }
     progress.finish();
     diags.finish();
     let failed = writer.failed();
+    // Every complete window reaches the output before any error is reported.
     let (sink, write_result) = writer.finish();
+    if let Some(e) = fault {
+        return Err(e);
+    }
     if let Err(e) = write_result {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             return Ok((
@@ -536,7 +598,7 @@ pub fn run_with(
             ));
         }
         return Err(Error::Output {
-            path: partial.unwrap_or_else(|| "-".into()),
+            path: out_path,
             source: e,
         });
     }
@@ -544,7 +606,7 @@ pub fn run_with(
     if end == RunEnd::Completed {
         if let Some(sink) = sink {
             sink.finish().map_err(|e| Error::Output {
-                path: partial.clone().unwrap_or_else(|| "-".into()),
+                path: out_path.clone(),
                 source: e,
             })?;
         }

@@ -24,6 +24,20 @@ pub struct SolveStats {
     /// With `--check`: solutions different from the input's solution column (or a solution
     /// column that is not a grid).
     pub check_mismatch: u64,
+    /// With `--strict`: the first record that is not uniquely solvable.
+    #[serde(skip)]
+    pub first_problem: Option<Problem>,
+}
+
+/// A record that stops a `--strict` run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// 1-based line.
+    pub line: u64,
+    /// 1-based column.
+    pub col: usize,
+    /// What is wrong with it.
+    pub message: String,
 }
 
 impl SolveStats {
@@ -37,6 +51,9 @@ impl SolveStats {
         self.guesses += o.guesses;
         self.check_ok += o.check_ok;
         self.check_mismatch += o.check_mismatch;
+        if self.first_problem.is_none() {
+            self.first_problem.clone_from(&o.first_problem);
+        }
     }
 }
 
