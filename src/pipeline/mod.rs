@@ -3,6 +3,8 @@
 
 pub mod bench;
 pub mod engine;
+pub mod generate;
+pub mod minimize;
 pub mod progress;
 pub mod solve;
 pub mod summary;

@@ -101,6 +101,9 @@ impl Generator {
     /// there is one (the puzzle is then not unique), or `None` when `reduced` is still
     /// uniquely solvable. Known sets are tried first, then the exclusion solves of the module
     /// docs; a set found by a solve is recorded. The store must be prepared for `solution`.
+    ///
+    /// Which set comes back depends on the solver's search order; callers use only whether
+    /// there is one, so generated puzzles do not depend on the solver's implementation.
     pub(super) fn find_alternative(
         &mut self,
         reduced: &Grid,
@@ -122,6 +125,50 @@ impl Generator {
                 return Some(diff);
             }
             p.set(c, Some(d));
+        }
+        None
+    }
+
+    /// The first empty cell of `q` in `order`, outside `skip`, that is not forced: some
+    /// solution of `q` differs from `solution` there (`q`'s clues agree with `solution`).
+    /// Only facts about `q` decide, never which other solution a solve happens to find, so
+    /// the answer does not depend on the solver's search order. A known unavoidable set with
+    /// no clue in `q` holds such a solution (the grid it was found from), so its cells need
+    /// no solve.
+    pub(super) fn first_unforced(
+        &mut self,
+        q: &Grid,
+        solution: &Grid,
+        order: &[u8; 81],
+        skip: u128,
+    ) -> Option<Cell> {
+        let clues = clue_bits(q);
+        let mut open_sets = 0u128;
+        for &u in self.sets.sets() {
+            if u & clues == 0 {
+                open_sets |= u;
+            }
+        }
+        for &i in order {
+            let bit = 1u128 << i;
+            if clues & bit != 0 || skip & bit != 0 {
+                continue;
+            }
+            let c = Cell::new(i);
+            if open_sets & bit != 0 {
+                return Some(c);
+            }
+            self.solver.solve_excluding_into(
+                q,
+                &[(c, digit_at(solution, c))],
+                1,
+                &mut self.outcome,
+            );
+            if self.outcome.count > 0 {
+                let diff = diff_bits(&self.outcome.solution, solution);
+                self.sets.record(diff);
+                return Some(c);
+            }
         }
         None
     }

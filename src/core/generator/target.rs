@@ -16,11 +16,11 @@
 //! still depends on `(seed, index)` only, never on other puzzles or threads):
 //!
 //! - the first candidate is fresh (new grid, dug out); it becomes the *current* one;
-//! - each next candidate is a *mutation* of the current one: remove one clue orbit and add
-//!   one or two others from the same solution (a "-1+1" / "-1+2" neighbour, the vicinity
-//!   search of the Sudoku Players' Forum "hardest" hunts), or replace one clue's digit by the
-//!   digit some other solution has there (which changes the solution); the result must stay
-//!   unique, and is dug out again so it is (orbit-)minimal;
+//! - each next candidate is a *mutation* of the current one: remove one clue orbit (one time
+//!   in three after adding a random one), then add orbits of the same solution until it is
+//!   unique again, each at the first cell in a random order that is not forced (a "-1+k"
+//!   neighbour, as in the vicinity searches of the Sudoku Players' Forum "hardest" hunts),
+//!   and dig it out again so it is (orbit-)minimal;
 //! - a mutant whose distance to the ER range is not larger than the current one's replaces
 //!   it (sideways moves keep the search moving on plateaus of equal ER);
 //! - after [`RESTART_AFTER`] candidates without getting closer, the search restarts from a
@@ -332,11 +332,10 @@ impl Generator {
     ///
     /// Without symmetry digging already leaves a minimal puzzle. With symmetry, a kept orbit
     /// may hold a clue `x` that could go on its own (the orbit as a whole could not). A
-    /// repair step removes the whole orbit of such an `x`, then adds orbits of the solution,
-    /// each chosen at random inside an unavoidable set that has lost its last clue, until the
-    /// puzzle is unique again, and digs it out. The step is kept when the new puzzle has no
-    /// more removable clues than the old one (a hill climb on that number). After
-    /// [`REPAIR_STEPS`] steps the candidate is given up.
+    /// repair step removes the whole orbit of such an `x`, adds orbits of the solution until
+    /// the puzzle is unique again ([`Generator::cover`]), and digs it out. The step is kept
+    /// when the new puzzle has no more removable clues than the old one (a hill climb on
+    /// that number). After [`REPAIR_STEPS`] steps the candidate is given up.
     fn make_minimal(&mut self, cand: &mut Candidate, rng: &mut PuzzleRng) -> bool {
         if cand.symmetry == Symmetry::None {
             return true;
@@ -345,30 +344,19 @@ impl Generator {
         let solution = cand.solution;
         let mut bad = self.removable_clues(&cand.puzzle, &solution);
         let mut steps = 0;
-        'step: while bad != 0 {
+        while bad != 0 {
             if steps == REPAIR_STEPS {
                 return false;
             }
             steps += 1;
             let x = Cell::new(rng.pick_bit(bad).unwrap_or(0) as u8);
             let orbit = symmetry.orbit(x);
-            let omask = orbit.set().bits();
             let mut p = cand.puzzle;
             for &m in orbit.cells() {
                 p.set(m, None);
             }
-            let mut added = 0;
-            // Every other solution of `p` differs from `solution` inside the orbit.
-            while let Some(u) = self.find_alternative(&p, clue_bits(&p), orbit.cells(), &solution) {
-                let choices = u & !omask;
-                if choices == 0 || added == 8 {
-                    continue 'step;
-                }
-                let e = Cell::new(rng.pick_bit(choices).unwrap_or(0) as u8);
-                for &m in symmetry.orbit(e).cells() {
-                    p.set(m, solution.digit(m));
-                }
-                added += 1;
+            if !self.cover(&mut p, &solution, symmetry, orbit.cells(), rng) {
+                continue;
             }
             self.dig(&mut p, &solution, symmetry, 0, rng);
             let bad_p = self.removable_clues(&p, &solution);
@@ -378,6 +366,46 @@ impl Generator {
             }
         }
         true
+    }
+
+    /// Makes `q` (the clues of `solution` minus the orbit `removed` of a unique puzzle, plus
+    /// perhaps some more clues of `solution`) unique again by adding orbits of `solution`:
+    /// each time the orbit of the first cell, in a random order, that is not forced (see
+    /// [`Generator::first_unforced`]), so each addition rules out some other solution.
+    /// False when that takes more than [`COVER_LIMIT`] orbits or needs the removed orbit.
+    fn cover(
+        &mut self,
+        q: &mut Grid,
+        solution: &Grid,
+        symmetry: Symmetry,
+        removed: &[Cell],
+        rng: &mut PuzzleRng,
+    ) -> bool {
+        let mut skip = 0u128;
+        for &m in removed {
+            skip |= 1u128 << m.index();
+        }
+        let mut order = [0u8; 81];
+        for (i, o) in order.iter_mut().enumerate() {
+            *o = i as u8;
+        }
+        rng.shuffle(&mut order);
+        for _ in 0..=COVER_LIMIT {
+            // Any other solution differs from `solution` inside the removed orbit.
+            if self
+                .find_alternative(q, clue_bits(q), removed, solution)
+                .is_none()
+            {
+                return true;
+            }
+            let Some(e) = self.first_unforced(q, solution, &order, skip) else {
+                return false;
+            };
+            for &m in symmetry.orbit(e).cells() {
+                q.set(m, solution.digit(m));
+            }
+        }
+        false
     }
 
     /// A fresh candidate: a new full grid, dug out under the target's symmetry.
@@ -406,77 +434,24 @@ impl Generator {
     ) -> Option<Candidate> {
         let symmetry = cur.symmetry;
         let mut puzzle = cur.puzzle;
-        let mut solution = cur.solution;
+        let solution = cur.solution;
         let clues = clue_bits(&puzzle);
         let c = Cell::new(rng.pick_bit(clues)? as u8);
-        let op = rng.below(4);
-        if op < 3 {
-            // Move: remove the orbit of `c` (after adding a random orbit, for op 2), then add
-            // orbits of the solution inside the unavoidable sets left without a clue until
-            // the puzzle is unique again.
-            self.sets.prepare(&solution);
-            let removed = symmetry.orbit(c);
-            let rmask = removed.set().bits();
-            if op == 2 {
-                let e = Cell::new(rng.pick_bit(ALL_CELLS & !clues)? as u8);
-                for &m in symmetry.orbit(e).cells() {
-                    puzzle.set(m, solution.digit(m));
-                }
+        // Remove the orbit of `c` (after adding a random orbit, one time in three), then add
+        // orbits until the puzzle is unique again.
+        self.sets.prepare(&solution);
+        let removed = symmetry.orbit(c);
+        if rng.chance(1, 3) {
+            let e = Cell::new(rng.pick_bit(ALL_CELLS & !clues)? as u8);
+            for &m in symmetry.orbit(e).cells() {
+                puzzle.set(m, solution.digit(m));
             }
-            for &m in removed.cells() {
-                puzzle.set(m, None);
-            }
-            let mut added = 0;
-            // Any other solution differs from `solution` inside the removed orbit.
-            while let Some(u) =
-                self.find_alternative(&puzzle, clue_bits(&puzzle), removed.cells(), &solution)
-            {
-                let choices = u & !rmask;
-                if choices == 0 || added == COVER_LIMIT {
-                    return None;
-                }
-                let e = Cell::new(rng.pick_bit(choices)? as u8);
-                for &m in symmetry.orbit(e).cells() {
-                    puzzle.set(m, solution.digit(m));
-                }
-                added += 1;
-            }
-        } else {
-            // New digit: the one another solution `t` has at `c` once the clue is gone; then
-            // clues of `t` where it differs from the other solutions found, until `t` is the
-            // only one.
-            let own = solution.digit(c)?;
-            puzzle.set(c, None);
-            self.solver
-                .solve_excluding_into(&puzzle, &[(c, own)], 1, &mut self.outcome);
-            if self.outcome.count == 0 {
-                return None;
-            }
-            let t = self.outcome.solution;
-            puzzle.set(c, t.digit(c));
-            let mut added = 0;
-            loop {
-                self.solver.solve_into(&puzzle, 2, &mut self.outcome);
-                if self.outcome.count == 1 {
-                    break;
-                }
-                let other = self.outcome.solution;
-                if other == t || added == COVER_LIMIT {
-                    return None;
-                }
-                let mut diff = 0u128;
-                for cell in Cell::all() {
-                    if other.value(cell) != t.value(cell) {
-                        diff |= 1u128 << cell.index();
-                    }
-                }
-                let e = Cell::new(rng.pick_bit(diff)? as u8);
-                for &m in symmetry.orbit(e).cells() {
-                    puzzle.set(m, t.digit(m));
-                }
-                added += 1;
-            }
-            solution = t;
+        }
+        for &m in removed.cells() {
+            puzzle.set(m, None);
+        }
+        if !self.cover(&mut puzzle, &solution, symmetry, removed.cells(), rng) {
+            return None;
         }
         self.dig(&mut puzzle, &solution, symmetry, target.floor(), rng);
         Some(Candidate {
