@@ -147,7 +147,7 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "MIN..MAX", value_parser = parse_er_range)]
     pub er: Option<(u16, Option<u16>)>,
 
-    /// Symmetry of the clue pattern (`random`: one of the six others per candidate).
+    /// Symmetry of the clue pattern (`random`: one of the six others, drawn per puzzle).
     #[arg(long, value_enum, default_value_t = SymmetryArg::None)]
     pub symmetry: SymmetryArg,
 
@@ -273,7 +273,7 @@ pub enum SymmetryArg {
     Diagonal,
     /// Anti-diagonal: (r, c) and (8-c, 8-r).
     Antidiagonal,
-    /// One of the six above, drawn per candidate.
+    /// One of the six above, drawn per puzzle.
     Random,
 }
 

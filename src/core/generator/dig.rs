@@ -129,48 +129,73 @@ impl Generator {
         None
     }
 
-    /// The first empty cell of `q` in `order`, outside `skip`, that is not forced: some
-    /// solution of `q` differs from `solution` there (`q`'s clues agree with `solution`).
+    /// The first empty cell of `q` in `order`, outside `skip`, that is not forced (some
+    /// solution of `q` differs from `solution` there; `q`'s clues agree with `solution`)
+    /// and whose partners under `symmetry` are not forced either; or, when there is none,
+    /// the first cell that is not forced. Adding such a cell's orbit rules out another
+    /// solution with every one of its cells, which makes each of them more likely to be
+    /// needed in the end.
+    ///
     /// Only facts about `q` decide, never which other solution a solve happens to find, so
     /// the answer does not depend on the solver's search order. A known unavoidable set with
     /// no clue in `q` holds such a solution (the grid it was found from), so its cells need
-    /// no solve.
+    /// no solve; each solution a solve finds marks all the cells where it differs.
     pub(super) fn first_unforced(
         &mut self,
         q: &Grid,
         solution: &Grid,
         order: &[u8; 81],
         skip: u128,
+        symmetry: Symmetry,
     ) -> Option<Cell> {
         let clues = clue_bits(q);
-        let mut open_sets = 0u128;
+        let mut unforced = 0u128;
         for &u in self.sets.sets() {
             if u & clues == 0 {
-                open_sets |= u;
+                unforced |= u;
             }
         }
+        let mut forced = clues;
+        let test = |g: &mut Generator, c: Cell, unforced: &mut u128, forced: &mut u128| {
+            let bit = 1u128 << c.index();
+            if *unforced & bit != 0 {
+                return true;
+            }
+            if *forced & bit != 0 {
+                return false;
+            }
+            g.solver
+                .solve_excluding_into(q, &[(c, digit_at(solution, c))], 1, &mut g.outcome);
+            if g.outcome.count > 0 {
+                let diff = diff_bits(&g.outcome.solution, solution);
+                g.sets.record(diff);
+                *unforced |= diff;
+                true
+            } else {
+                *forced |= bit;
+                false
+            }
+        };
+        let mut first = None;
         for &i in order {
             let bit = 1u128 << i;
             if clues & bit != 0 || skip & bit != 0 {
                 continue;
             }
             let c = Cell::new(i);
-            if open_sets & bit != 0 {
-                return Some(c);
+            if !test(self, c, &mut unforced, &mut forced) {
+                continue;
             }
-            self.solver.solve_excluding_into(
-                q,
-                &[(c, digit_at(solution, c))],
-                1,
-                &mut self.outcome,
-            );
-            if self.outcome.count > 0 {
-                let diff = diff_bits(&self.outcome.solution, solution);
-                self.sets.record(diff);
+            first.get_or_insert(c);
+            let partners = symmetry.orbit(c).cells();
+            if partners[1..]
+                .iter()
+                .all(|&m| skip >> m.index() & 1 == 0 && test(self, m, &mut unforced, &mut forced))
+            {
                 return Some(c);
             }
         }
-        None
+        first
     }
 
     /// Digs `puzzle` (uniquely solvable, solution `solution`): visits its clues in random

@@ -18,7 +18,7 @@
 //! one or two cells for the reflections and the half-turn (one on the fixed line or at the
 //! centre), one or four for the quarter-turn. Digging removes whole orbits, so the clue
 //! pattern keeps the symmetry. `random` (a [`SymmetryChoice`]) draws one of the six
-//! non-trivial symmetries for each fresh candidate from the puzzle's own random stream.
+//! non-trivial symmetries for each puzzle from the puzzle's own random stream.
 
 use std::fmt;
 use std::str::FromStr;
@@ -47,12 +47,12 @@ pub enum Symmetry {
     AntiDiagonal,
 }
 
-/// Which symmetry to generate with: one fixed, or a random non-trivial one per candidate.
+/// Which symmetry to generate with: one fixed, or a random non-trivial one per puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SymmetryChoice {
     /// Always this symmetry.
     Fixed(Symmetry),
-    /// One of [`Symmetry::NON_TRIVIAL`], drawn uniformly for every fresh candidate.
+    /// One of [`Symmetry::NON_TRIVIAL`], drawn uniformly for every puzzle.
     Random,
 }
 

@@ -46,6 +46,10 @@ pub const COVER_LIMIT: u32 = 6;
 /// Repair steps for a symmetric candidate that is not minimal, before it is rejected.
 pub const REPAIR_STEPS: u32 = 30;
 
+/// How far (in tenths of ER) from the range a rejected fresh candidate may be for a local
+/// search to start from it; farther ones are simply dropped.
+pub const NEAR_MISS: u16 = 10;
+
 /// Candidates tried without getting closer to the ER range before the local search restarts
 /// from a fresh puzzle.
 pub const RESTART_AFTER: u32 = 40;
@@ -241,6 +245,12 @@ impl Generator {
         index: u64,
     ) -> Result<Generated<R::Rating>, GenerateError> {
         let mut rng = PuzzleRng::for_puzzle(seed, index);
+        // `random` draws the symmetry once per puzzle, so every symmetry gets its share
+        // whatever its cost.
+        let symmetry = match target.symmetry {
+            SymmetryChoice::Fixed(s) => s,
+            SymmetryChoice::Random => Symmetry::NON_TRIVIAL[rng.below(6) as usize],
+        };
         // Known sets only spare solves, but the repair picks cells from them: start empty so
         // the result cannot depend on what this generator made before.
         self.sets.clear();
@@ -266,7 +276,7 @@ impl Generator {
                 _ => {
                     current = None;
                     stale = 0;
-                    self.fresh(target, &mut rng)
+                    self.fresh(symmetry, target, &mut rng)
                 }
             };
             let mut cand = cand;
@@ -299,7 +309,8 @@ impl Generator {
                                     stale = if d < cd { 0 } else { stale + 1 };
                                     current = Some((cand, d));
                                 }
-                                None => current = Some((cand, d)),
+                                None if d <= NEAR_MISS => current = Some((cand, d)),
+                                None => {}
                             }
                         }
                         false
@@ -398,7 +409,7 @@ impl Generator {
             {
                 return true;
             }
-            let Some(e) = self.first_unforced(q, solution, &order, skip) else {
+            let Some(e) = self.first_unforced(q, solution, &order, skip, symmetry) else {
                 return false;
             };
             for &m in symmetry.orbit(e).cells() {
@@ -408,12 +419,8 @@ impl Generator {
         false
     }
 
-    /// A fresh candidate: a new full grid, dug out under the target's symmetry.
-    fn fresh(&mut self, target: &Target, rng: &mut PuzzleRng) -> Candidate {
-        let symmetry = match target.symmetry {
-            SymmetryChoice::Fixed(s) => s,
-            SymmetryChoice::Random => Symmetry::NON_TRIVIAL[rng.below(6) as usize],
-        };
+    /// A fresh candidate: a new full grid, dug out under `symmetry`.
+    fn fresh(&mut self, symmetry: Symmetry, target: &Target, rng: &mut PuzzleRng) -> Candidate {
         let solution = random_full_grid(rng);
         let mut puzzle = solution;
         self.dig(&mut puzzle, &solution, symmetry, target.floor(), rng);
