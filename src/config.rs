@@ -75,6 +75,9 @@ pub struct SolveConfig {
     pub shard: Option<Shard>,
     /// Stop at the first record that is invalid or not uniquely solvable.
     pub strict: bool,
+    /// How many `FILE:LINE:COL: reason` messages about bad records go to stderr before they
+    /// are only counted (20 from the command line).
+    pub max_messages: usize,
 }
 
 fn is_dash(p: &Path) -> bool {
@@ -133,6 +136,7 @@ impl SolveConfig {
             summary_json: a.summary_json.clone(),
             shard: a.shard,
             strict: a.strict,
+            max_messages: crate::pipeline::MAX_DIAGS,
         })
     }
 }

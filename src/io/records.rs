@@ -207,8 +207,8 @@ pub fn csv_layout_from_header(line: &[u8]) -> Option<CsvLayout> {
 }
 
 /// Guesses the record format from the start of the input: a header naming a puzzle column
-/// means CSV; a first record line of 81 cells means lines; a first line of nine cells means
-/// grid blocks; anything else is read as lines (whose records will then say what is wrong).
+/// means CSV; a first record line of 81 cells means lines; a first line of about nine cells
+/// (1 to 20, so that a damaged first row still counts) means grid blocks; anything else is read as lines (whose records will then say what is wrong).
 /// Returns the format and, for CSV, the byte offset just past the header line.
 pub fn detect(buf: &[u8]) -> (RecordFormat, usize) {
     let mut pos = bom_len(buf);
@@ -222,7 +222,8 @@ pub fn detect(buf: &[u8]) -> (RecordFormat, usize) {
             if Grid::parse_line(line.trim_ascii_start()).is_ok() {
                 return (RecordFormat::Line, 0);
             }
-            if block_row_cells(line) == Some(9) {
+            // A row of a grid block: a few cells (nine, or a damaged row of about nine).
+            if block_row_cells(line).is_some_and(|n| (1..=20).contains(&n)) {
                 return (RecordFormat::Grid, 0);
             }
             return (RecordFormat::Line, 0);
@@ -420,6 +421,10 @@ impl Splitter {
             let mut l = line_no;
             loop {
                 if p >= buf.len() {
+                    if !is_last {
+                        // The block may go on in the next chunk.
+                        break 'records;
+                    }
                     break;
                 }
                 let end = line_end(buf, p);

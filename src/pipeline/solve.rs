@@ -462,7 +462,7 @@ pub fn run_with(
     let progress = Progress::new(!cfg.quiet, source.total_len(), "puzzles");
     let mut splitter = Splitter::new(format);
     let mut stats = SolveStats::default();
-    let mut diags = DiagPrinter::new(input_name.clone());
+    let mut diags = DiagPrinter::new(input_name.clone(), cfg.max_messages);
     let mut consumed_total = 0u64;
     let mut end = RunEnd::Completed;
     let mut fault: Option<Error> = None;
