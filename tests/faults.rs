@@ -192,3 +192,50 @@ fn strict_stops_at_the_first_bad_record_with_exit_1() {
     );
     assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 32);
 }
+
+/// Records longer than 1 MiB (a runaway line, an unterminated CSV quote) are invalid rows,
+/// the same from a file and from a stream, and the records after them are read normally.
+#[test]
+fn oversized_records_are_invalid_rows_and_memory_stays_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = std::fs::read_to_string(data("17clue_200.txt")).unwrap();
+    let p = p.lines().next().unwrap();
+    let text = format!(
+        "{p}\n{}\n{p}\n{p} {}\n{p}\n",
+        "5".repeat(3_000_000),
+        "x".repeat(2_000_000)
+    );
+    let f = dir.path().join("long.txt");
+    std::fs::write(&f, &text).unwrap();
+    let from_file = bin()
+        .args(["solve", f.to_str().unwrap(), "-q"])
+        .output()
+        .unwrap();
+    assert!(from_file.status.success());
+    let mut child = bin()
+        .args(["solve", "-", "-q"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        use std::io::Write;
+        let _ = stdin.write_all(text.as_bytes());
+    });
+    let from_stdin = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    assert_eq!(from_file.stdout, from_stdin.stdout);
+    let out = String::from_utf8(from_file.stdout).unwrap();
+    let statuses: Vec<&str> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(3).unwrap())
+        .collect();
+    assert_eq!(
+        statuses,
+        ["solved", "invalid", "solved", "invalid", "solved"]
+    );
+    assert!(out.contains("2,,,invalid,,,,record longer than 1 MiB,"));
+}

@@ -7,7 +7,7 @@ use std::time::Instant;
 use crate::config::{InputFormat, InputSpec, OutputSpec, SolveConfig};
 use crate::core::{Cell, Grid, SolveOutcome, Solver};
 use crate::error::Error;
-use crate::io::records::{self, CellsKind, Record, RecordFormat, Splitter};
+use crate::io::records::{self, CellsKind, MAX_RECORD, Record, RecordFormat, Splitter};
 use crate::io::{Field, RowEncoder, Sink, Source};
 
 use super::engine::{Block, Diag, Engine, Writer};
@@ -483,7 +483,11 @@ pub fn run_with(
         if window.is_empty() && is_last {
             break;
         }
-        let p = splitter.split(window, first_line, WINDOW, is_last);
+        let mut p = splitter.split(window, first_line, WINDOW, is_last);
+        if p.consumed == 0 && splitter.is_empty() && !is_last && window.len() > MAX_RECORD {
+            // A stream holding one record longer than any real one: report and skip it.
+            p = splitter.split_oversized(window, first_line);
+        }
         if p.consumed == 0 && splitter.is_empty() {
             if is_last {
                 break;
