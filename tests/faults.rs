@@ -239,3 +239,38 @@ fn oversized_records_are_invalid_rows_and_memory_stays_bounded() {
     );
     assert!(out.contains("2,,,invalid,,,,record longer than 1 MiB,"));
 }
+
+/// The empty grid, puzzles with 1-16 clues, huge solution counts and deep searches all
+/// finish, and a count that reached `--limit` says so (`solutions` = the limit).
+#[test]
+fn pathological_puzzles_finish_and_report_the_limit() {
+    let o = bin()
+        .args(["solve", data("pathological.txt").to_str().unwrap(), "-q"])
+        .args(["--limit", "1000000", "-j2"])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let mut rdr = csv::Reader::from_reader(o.stdout.as_slice());
+    let rows: Vec<csv::StringRecord> = rdr.records().map(Result::unwrap).collect();
+    let got: Vec<(&str, &str)> = rows.iter().map(|r| (&r[3], &r[4])).collect();
+    assert_eq!(
+        got,
+        [
+            ("multiple", "1000000"),
+            ("multiple", "1000000"),
+            ("multiple", "1000000"),
+            ("multiple", "17204"),
+            ("unsolvable", "0"),
+            ("solved", "1"),
+            ("solved", "1"),
+            ("solved", "1"),
+        ]
+    );
+    for r in &rows {
+        if !r[5].is_empty() {
+            let p: sudoku_batch::core::Grid = r[2].parse().unwrap();
+            let s: sudoku_batch::core::Grid = r[5].parse().unwrap();
+            assert!(s.is_solution_of(&p));
+        }
+    }
+}
