@@ -1,0 +1,93 @@
+//! The entry point of the chaining techniques: bidirectional X-, Y- and XY-cycles, forcing
+//! X-chains and forcing chains, Nishio, multiple (cell and region) forcing chains, dynamic
+//! forcing chains and nested forcing chains.
+//!
+//! The grader calls [`find`] once per chaining *level*, in Sudoku Explainer's order (see
+//! [`ChainLevel`]); `find` returns the easiest step of that level the way SE's `Chaining`
+//! producer does (it collects every hint of the level and sorts them by rating, then chain
+//! complexity, then kind).
+//!
+//! This file holds the slot only: until the chaining search is written, `find` reports
+//! nothing, so puzzles that need chains end as "stuck" (a lower bound) in the grader.
+
+use super::{Board, Budget, Step, Tenths};
+
+/// One of Sudoku Explainer's chaining producers, in the order its solver tries them
+/// (aligned triple exclusion, which is not a chain, sits between `Cycles` and `Nishio`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ChainLevel {
+    /// SE `Chaining(false, false, false, 0)`: bidirectional X-cycles and Y-cycles (6.5),
+    /// forcing X-chains (6.6), forcing chains and bidirectional XY-cycles (7.0), plus length.
+    Cycles,
+    /// SE `Chaining(false, true, true, 0)`: Nishio forcing chains (7.5 + length).
+    Nishio,
+    /// SE `Chaining(true, false, false, 0)`: cell and region forcing chains (8.0 + length).
+    Multiple,
+    /// SE `Chaining(true, true, false, 0)`: dynamic forcing chains (8.5 + length).
+    Dynamic,
+    /// SE `Chaining(true, true, false, n)`, `n` in 1..=4: nested forcing chains
+    /// (9.0, 9.5, 10.0, 10.5 + length).
+    Nested(u8),
+}
+
+impl ChainLevel {
+    /// The levels in the order the grader tries them.
+    pub const ORDER: [ChainLevel; 8] = [
+        ChainLevel::Cycles,
+        ChainLevel::Nishio,
+        ChainLevel::Multiple,
+        ChainLevel::Dynamic,
+        ChainLevel::Nested(1),
+        ChainLevel::Nested(2),
+        ChainLevel::Nested(3),
+        ChainLevel::Nested(4),
+    ];
+
+    /// The lowest rating a step of this level can have (SE's base rating), in tenths.
+    pub const fn base_rating(self) -> Tenths {
+        match self {
+            ChainLevel::Cycles => 65,
+            ChainLevel::Nishio => 75,
+            ChainLevel::Multiple => 80,
+            ChainLevel::Dynamic => 85,
+            ChainLevel::Nested(n) => 85 + 5 * n,
+        }
+    }
+}
+
+/// Working memory of the chain searches, built once per worker and reused.
+#[derive(Clone, Debug, Default)]
+pub struct ChainScratch {
+    _reserved: (),
+}
+
+impl ChainScratch {
+    /// Fresh scratch.
+    pub fn new() -> ChainScratch {
+        ChainScratch::default()
+    }
+}
+
+/// The easiest chaining step of `level` on `board`, written to `step`; false when there is
+/// none or when `budget` ran out (check [`Budget::exhausted`] to tell them apart).
+pub fn find(
+    board: &Board,
+    level: ChainLevel,
+    scratch: &mut ChainScratch,
+    budget: &mut Budget,
+    step: &mut Step,
+) -> bool {
+    let _ = (board, level, scratch, budget, step);
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_have_se_base_ratings() {
+        let r: Vec<Tenths> = ChainLevel::ORDER.iter().map(|l| l.base_rating()).collect();
+        assert_eq!(r, [65, 75, 80, 85, 90, 95, 100, 105]);
+    }
+}
