@@ -6,7 +6,8 @@
 //!
 //! The *direct* forms (Sudoku Explainer's `Locking(true)` and `DirectLockingHint`) count
 //! only when the removal leaves a hidden single in another house of the first house's kind
-//! crossing the second house; the step then also places that single: direct pointing 1.7,
+//! crossing the second house; the step then places that single (and only that: SE's
+//! `DirectLockingHint` carries no eliminations, so none are applied): direct pointing 1.7,
 //! direct claiming 1.9.
 //!
 //! Search order (SE `Locking`, as in SukakuExplainer): house kinds (box, column), (box, row),
@@ -73,7 +74,8 @@ pub fn find_locked_candidates(board: &Board, direct: bool, step: &mut Step) -> b
                                 } else {
                                     Technique::DirectClaiming
                                 });
-                                step.eliminations[d.index()] = elim;
+                                // SE's `DirectLockingHint` passes an empty map of
+                                // removable candidates: only the single is placed.
                                 step.placement = Some((hc, d));
                                 fill(step, pos, d, r1, r2);
                                 step.base.insert(r3);

@@ -5,7 +5,8 @@
 //! *Hidden subset*: `n` digits whose places in a house are `n` cells; those cells lose their
 //! other candidates (hidden pair 3.4, triple 4.0, quad 5.4). A *direct* hidden pair or
 //! triple (2.0, 2.5) counts only when the removal leaves a hidden single of another digit
-//! in the same house, which the step also places.
+//! in the same house; the step places that single and, as SE's `DirectHiddenSetHint`
+//! (which carries no removable candidates), removes nothing else.
 //!
 //! As in Sudoku Explainer (`NakedSet`, `HiddenSet`, `CommonTuples.searchCommonTuple`): houses
 //! in the order boxes, columns, rows; a naked subset is searched only in houses with at
@@ -125,7 +126,9 @@ pub fn find_hidden_subset(board: &Board, degree: u32, direct: bool, step: &mut S
                             } else {
                                 Technique::DirectHiddenQuad
                             });
-                            fill(step, elim, common, values, h);
+                            // SE's `DirectHiddenSetHint` passes an empty map of
+                            // removable candidates: only the single is placed.
+                            fill(step, [CellSet::EMPTY; 9], common, values, h);
                             step.placement = Some((c, d));
                             return true;
                         }
@@ -235,7 +238,8 @@ mod tests {
         assert_eq!(s.technique, Technique::DirectHiddenPair);
         assert_eq!(s.difficulty, 20);
         assert_eq!(s.placement, Some((Cell::at(0, 7), Digit::new(8))));
-        assert_eq!(elims(&s), ["r1c6<>8", "r1c6<>9", "r1c7<>8", "r1c7<>9"]);
+        assert!(elims(&s).is_empty(), "SE applies only the placement");
+        assert_eq!(s.cells.len(), 2);
     }
 
     #[test]
