@@ -173,7 +173,8 @@ pub enum Outcome {
     Complete,
     /// The work budget ran out: the ratings are lower bounds.
     BudgetExhausted,
-    /// No technique applies (a puzzle beyond the implemented techniques): lower bounds.
+    /// No implemented technique applies (the next step needs a chaining level that is not
+    /// implemented, or is beyond all of them): lower bounds.
     Stuck,
     /// A step contradicted the known solution, or the givens are contradictory (a puzzle
     /// without a unique solution, since uniqueness techniques assume one): no rating.
@@ -258,6 +259,17 @@ pub fn level_name(er: Tenths) -> &'static str {
     }
 }
 
+/// Why the producers found no step.
+#[derive(Clone, Copy, Debug)]
+enum Halt {
+    /// The budget ran out while this producer was searching.
+    Exhausted(Producer),
+    /// This producer is not implemented yet (a chaining level).
+    Unsupported(Producer),
+    /// Every producer searched and found nothing.
+    NothingFound,
+}
+
 /// The grader: per-worker state, reused from puzzle to puzzle.
 #[derive(Clone, Debug)]
 pub struct Grader {
@@ -313,21 +325,25 @@ impl Grader {
         self.find(budget).ok().map(|p| (self.step, p))
     }
 
-    /// Runs the producers in SE's order. `Ok(p)`: `p` found `self.step`. `Err(Some(p))`: the
-    /// budget ran out while `p` was searching. `Err(None)`: no producer found anything.
-    fn find(&mut self, budget: &mut Budget) -> Result<Producer, Option<Producer>> {
+    /// Runs the producers in SE's order; `Ok(p)`: `p` found `self.step`.
+    fn find(&mut self, budget: &mut Budget) -> Result<Producer, Halt> {
         for p in Producer::SE_ORDER {
+            if let Producer::Chains(level) = p {
+                if !chains::supports(level) {
+                    return Err(Halt::Unsupported(p));
+                }
+            }
             if !budget.charge(p.cost()) {
-                return Err(Some(p));
+                return Err(Halt::Exhausted(p));
             }
             if self.run_producer(p, budget) {
                 return Ok(p);
             }
             if budget.exhausted() {
-                return Err(Some(p));
+                return Err(Halt::Exhausted(p));
             }
         }
-        Err(None)
+        Err(Halt::NothingFound)
     }
 
     fn run_producer(&mut self, p: Producer, budget: &mut Budget) -> bool {
@@ -394,17 +410,27 @@ impl Grader {
             (None, None, None);
         let mut hardest = Technique::FullHouse;
         let mut steps = 0u32;
-        let mut cut: Option<Producer> = None;
+        let mut floor: Tenths = 0;
         let outcome = loop {
             if self.board.is_solved() {
                 break Outcome::Complete;
             }
-            if let Err(at) = self.find(&mut budget) {
-                cut = at;
-                break if at.is_some() {
-                    Outcome::BudgetExhausted
-                } else {
-                    Outcome::Stuck
+            if let Err(halt) = self.find(&mut budget) {
+                // Everything before the producer that stopped found nothing, so the next
+                // step rates at least that producer's base.
+                break match halt {
+                    Halt::Exhausted(p) => {
+                        floor = p.base_rating();
+                        Outcome::BudgetExhausted
+                    }
+                    Halt::Unsupported(p) => {
+                        floor = p.base_rating();
+                        Outcome::Stuck
+                    }
+                    Halt::NothingFound => {
+                        floor = ChainLevel::Nested(4).base_rating();
+                        Outcome::Stuck
+                    }
                 };
             }
             let step = self.step;
@@ -425,14 +451,6 @@ impl Grader {
             self.board.apply(&step);
             steps += 1;
             record(&step);
-        };
-        let floor = match outcome {
-            Outcome::Complete | Outcome::Invalid => 0,
-            // The producer that was searching when the budget ran out: everything before
-            // it found nothing, and its own steps rate at least its base.
-            Outcome::BudgetExhausted => cut.map_or(0, Producer::base_rating),
-            // Every implemented producer failed: the next step needs at least a chain.
-            Outcome::Stuck => ChainLevel::Cycles.base_rating(),
         };
         let er_v = er.unwrap_or(0).max(floor);
         out.er = er_v;

@@ -68,6 +68,14 @@ impl ChainScratch {
     }
 }
 
+/// True when [`find`] searches `level`. The grader stops (with a lower bound) at the first
+/// chaining level that is not supported yet, rather than skip it and apply a later
+/// technique that Sudoku Explainer would not have reached.
+pub fn supports(level: ChainLevel) -> bool {
+    let _ = level;
+    false
+}
+
 /// The easiest chaining step of `level` on `board`, written to `step`; false when there is
 /// none or when `budget` ran out (check [`Budget::exhausted`] to tell them apart).
 pub fn find(
