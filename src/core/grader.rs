@@ -190,6 +190,11 @@ pub struct Rating {
     pub ep: Tenths,
     /// ED: the rating of the first step.
     pub ed: Tenths,
+    /// True when `ep` is exact (a placement happened, or the solve went to the end); else
+    /// it is a lower bound.
+    pub ep_exact: bool,
+    /// True when `ed` is exact (a first step happened); else it is a lower bound.
+    pub ed_exact: bool,
     /// The technique that set ER (the first step reaching it).
     pub hardest: Technique,
     /// True when the solve went to the end.
@@ -208,6 +213,8 @@ impl Default for Rating {
             er: 0,
             ep: 0,
             ed: 0,
+            ep_exact: false,
+            ed_exact: false,
             hardest: Technique::FullHouse,
             complete: false,
             outcome: Outcome::Complete,
@@ -222,9 +229,25 @@ impl Rating {
     pub fn level(&self) -> &'static str {
         level_name(self.er)
     }
+
+    /// ER for display: `3.2`, or `>=9.5` when it is a lower bound.
+    pub fn er_shown(&self) -> Shown {
+        Shown::new(self.er, !self.complete)
+    }
+
+    /// EP for display (`>=` when a lower bound).
+    pub fn ep_shown(&self) -> Shown {
+        Shown::new(self.ep, !self.ep_exact)
+    }
+
+    /// ED for display (`>=` when a lower bound).
+    pub fn ed_shown(&self) -> Shown {
+        Shown::new(self.ed, !self.ed_exact)
+    }
 }
 
 /// A rating in tenths with one decimal, prefixed by `>=` when it is a lower bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shown {
     value: Tenths,
     lower_bound: bool,
@@ -234,6 +257,27 @@ impl Shown {
     /// `value` tenths, marked as a lower bound or not.
     pub fn new(value: Tenths, lower_bound: bool) -> Shown {
         Shown { value, lower_bound }
+    }
+}
+
+impl Shown {
+    /// Writes the text into `buf` (at most 6 bytes: `>=10.5`) and returns its length.
+    pub fn write_to(&self, buf: &mut [u8; 8]) -> usize {
+        let mut n = 0;
+        if self.lower_bound {
+            buf[0] = b'>';
+            buf[1] = b'=';
+            n = 2;
+        }
+        let whole = self.value / 10;
+        if whole >= 10 {
+            buf[n] = b'0' + whole / 10;
+            n += 1;
+        }
+        buf[n] = b'0' + whole % 10;
+        buf[n + 1] = b'.';
+        buf[n + 2] = b'0' + self.value % 10;
+        n + 3
     }
 }
 
@@ -456,6 +500,8 @@ impl Grader {
         out.er = er_v;
         out.ed = ed.unwrap_or(er_v);
         out.ep = ep.unwrap_or(er_v);
+        out.ed_exact = ed.is_some() || outcome == Outcome::Complete;
+        out.ep_exact = ep.is_some() || outcome == Outcome::Complete;
         out.hardest = hardest;
         out.complete = outcome == Outcome::Complete;
         out.outcome = outcome;
@@ -465,6 +511,8 @@ impl Grader {
             out.er = 0;
             out.ep = 0;
             out.ed = 0;
+            out.ep_exact = false;
+            out.ed_exact = false;
         }
     }
 
@@ -564,6 +612,21 @@ mod tests {
         let mut r = Rating::default();
         g.rate(&p, Some(&wrong), DEFAULT_BUDGET, &mut r);
         assert_eq!(r.outcome, Outcome::Invalid);
+    }
+
+    #[test]
+    fn shown_writes_into_a_buffer() {
+        let mut buf = [0u8; 8];
+        for (v, lb, text) in [
+            (32, false, "3.2"),
+            (105, true, ">=10.5"),
+            (10, false, "1.0"),
+        ] {
+            let s = Shown::new(v, lb);
+            let n = s.write_to(&mut buf);
+            assert_eq!(&buf[..n], text.as_bytes());
+            assert_eq!(s.to_string(), text);
+        }
     }
 
     #[test]
