@@ -95,6 +95,7 @@ fn main() {
         let mut with_ref = false;
         let mut grading = std::time::Duration::ZERO;
         let mut slowest = (std::time::Duration::ZERO, String::new());
+        let mut work = 0u64;
         for line in text.lines() {
             let line = line.trim_end();
             if line.is_empty() || line.starts_with('#') {
@@ -124,6 +125,7 @@ fn main() {
                 slowest = (dt, p.to_string());
             }
             stats.n += 1;
+            work += rating.work;
             if !rating.complete {
                 stats.incomplete += 1;
             }
@@ -198,8 +200,9 @@ fn main() {
         }
         let secs = grading.as_secs_f64();
         println!(
-            "  incomplete (budget or stuck): {}; grading time {:.3} s, {:.0} puzzles/s; slowest {:.3} s ({})",
+            "  incomplete (budget or stuck): {}; work {} units; grading time {:.3} s, {:.0} puzzles/s; slowest {:.3} s ({})",
             stats.incomplete,
+            work,
             secs,
             if secs > 0.0 {
                 stats.n as f64 / secs

@@ -8,67 +8,82 @@
 //! inside; a digit is only tried when at least `2n` of its nine places are still open; every
 //! base line must hold at least two candidates.
 
-use super::{Board, Step, Technique, combinations};
+use super::{Board, Step, Technique, combos};
 use crate::core::bitboard::CellSet;
 use crate::core::index::{Digit, House};
 
-/// The positions (0..9 along the line) of `set` in line `h`.
-#[inline]
-fn positions(set: CellSet, h: House) -> u16 {
-    let mut m = 0u16;
-    for (i, &c) in h.cells().iter().enumerate() {
-        if set.contains(c) {
-            m |= 1 << i;
-        }
+/// For one digit: the positions (bit `j` = cross line `j`) of its candidates in each line,
+/// `[0]` indexed by row (positions = columns), `[1]` by column (positions = rows).
+fn line_masks(plane: CellSet) -> [[u16; 9]; 2] {
+    let mut m = [[0u16; 9]; 2];
+    for c in plane {
+        let (r, col) = (c.row() as usize, c.col() as usize);
+        m[0][r] |= 1 << col;
+        m[1][col] |= 1 << r;
     }
     m
 }
 
 /// The first fish of size `degree` (2..=4) that removes something.
 pub fn find_fish(board: &Board, degree: u32, step: &mut Step) -> bool {
-    for columns_first in [true, false] {
-        let base_line = |i: u8| {
-            if columns_first {
-                House::column(i)
+    // Per digit: line masks, and the base lines that can take part (2..=degree places:
+    // SE's `searchCommonTuple` needs more than one, and the union has `degree`).
+    let mut masks = [[[0u16; 9]; 2]; 9];
+    let mut allowed = [[0u16; 2]; 9];
+    for d in Digit::all() {
+        if board.placed(d).len() + degree * 2 > 9 {
+            continue;
+        }
+        let m = line_masks(board.plane(d));
+        for dir in 0..2 {
+            for (i, &p) in m[dir].iter().enumerate() {
+                if (2..=degree).contains(&p.count_ones()) {
+                    allowed[d.index()][dir] |= 1 << i;
+                }
+            }
+        }
+        masks[d.index()] = m;
+    }
+    // SE: columns as base lines first (dir 1), then rows (dir 0).
+    for dir in [1usize, 0] {
+        let base_line = |i: usize| {
+            if dir == 1 {
+                House::column(i as u8)
             } else {
-                House::row(i)
+                House::row(i as u8)
             }
         };
-        let cover_line = |i: u8| {
-            if columns_first {
-                House::row(i)
+        let cover_line = |i: usize| {
+            if dir == 1 {
+                House::row(i as u8)
             } else {
-                House::column(i)
+                House::column(i as u8)
             }
         };
-        for mask in combinations(9, degree) {
-            'digit: for d in Digit::all() {
-                if board.placed(d).len() + degree * 2 > 9 {
+        for &mask in combos(degree) {
+            for d in Digit::all() {
+                let di = d.index();
+                if mask & !allowed[di][dir] != 0 || allowed[di][dir] == 0 {
                     continue;
                 }
-                let plane = board.plane(d);
                 let mut cover = 0u16;
                 let mut base_cells = CellSet::EMPTY;
-                for i in 0..9u8 {
+                for (i, &m) in masks[di][dir].iter().enumerate() {
                     if mask & (1 << i) != 0 {
-                        let line = base_line(i);
-                        let p = plane & line.cell_set();
-                        if p.len() < 2 {
-                            continue 'digit;
-                        }
-                        cover |= positions(p, line);
-                        base_cells |= line.cell_set();
+                        cover |= m;
+                        base_cells |= base_line(i).cell_set();
                     }
                 }
                 if cover.count_ones() != degree {
                     continue;
                 }
                 let mut cover_cells = CellSet::EMPTY;
-                for j in 0..9u8 {
+                for j in 0..9 {
                     if cover & (1 << j) != 0 {
                         cover_cells |= cover_line(j).cell_set();
                     }
                 }
+                let plane = board.plane(d);
                 let elim = (plane & cover_cells) - base_cells;
                 if elim.is_empty() {
                     continue;
@@ -78,10 +93,10 @@ pub fn find_fish(board: &Board, degree: u32, step: &mut Step) -> bool {
                     3 => Technique::Swordfish,
                     _ => Technique::Jellyfish,
                 });
-                step.eliminations[d.index()] = elim;
+                step.eliminations[di] = elim;
                 step.cells = plane & base_cells;
                 step.digits.insert(d);
-                for i in 0..9u8 {
+                for i in 0..9 {
                     if mask & (1 << i) != 0 {
                         step.base.insert(base_line(i));
                     }

@@ -16,9 +16,31 @@
 //! was found, even when its cells share a second house.
 
 use super::singles::BOX_COL_ROW;
-use super::{Board, Step, Technique, combinations};
+use super::{Board, Step, Technique, combos};
 use crate::core::bitboard::{CellSet, DigitSet};
-use crate::core::index::Digit;
+use crate::core::index::{Digit, House};
+
+/// The positions (bit `i` for the house's `i`-th cell) of each digit in house `h`, and the
+/// candidates of each of its cells.
+fn house_masks(board: &Board, h: House) -> ([u16; 9], [DigitSet; 9]) {
+    let mut pos = [0u16; 9];
+    let mut cand = [DigitSet::EMPTY; 9];
+    for (i, &c) in h.cells().iter().enumerate() {
+        let cs = board.candidates(c);
+        cand[i] = cs;
+        for d in cs {
+            pos[d.index()] |= 1 << i;
+        }
+    }
+    (pos, cand)
+}
+
+/// The members of `mask` (bits `0..9`) that are set in `allowed`: true when the tuple only
+/// uses allowed members.
+#[inline]
+fn within(mask: u16, allowed: u16) -> bool {
+    mask & !allowed == 0
+}
 
 /// The first naked subset of size `degree` (2..=4) that removes something.
 pub fn find_naked_subset(board: &Board, degree: u32, step: &mut Step) -> bool {
@@ -26,45 +48,51 @@ pub fn find_naked_subset(board: &Board, degree: u32, step: &mut Step) -> bool {
         if board.empty_in(h) < 2 * degree {
             continue;
         }
-        let cells = h.cells();
-        'tuple: for mask in combinations(9, degree) {
+        let (_, cand) = house_masks(board, h);
+        // A member needs 2..=degree candidates (SE `searchCommonTuple`: more than one, and
+        // the union has `degree`); other tuples cannot succeed, so skipping them keeps SE's
+        // order among the rest.
+        let mut allowed = 0u16;
+        for (i, c) in cand.iter().enumerate() {
+            if (2..=degree).contains(&c.len()) {
+                allowed |= 1 << i;
+            }
+        }
+        if allowed.count_ones() < degree {
+            continue;
+        }
+        for &mask in combos(degree) {
+            if !within(mask, allowed) {
+                continue;
+            }
             let mut union = DigitSet::EMPTY;
             let mut members = CellSet::EMPTY;
-            for (i, &c) in cells.iter().enumerate() {
+            for (i, &c) in h.cells().iter().enumerate() {
                 if mask & (1 << i) != 0 {
-                    let cand = board.candidates(c);
-                    if cand.len() < 2 {
-                        continue 'tuple;
-                    }
-                    union |= cand;
+                    union |= cand[i];
                     members.insert(c);
                 }
             }
             if union.len() != degree {
                 continue;
             }
-            let mut any = false;
             let others = h.cell_set() - members;
+            let mut elim = [CellSet::EMPTY; 9];
+            let mut any = false;
             for d in union {
                 let e = board.plane(d) & others;
-                if !e.is_empty() {
-                    any = true;
-                }
-                step.eliminations[d.index()] = e;
+                any |= !e.is_empty();
+                elim[d.index()] = e;
             }
             if !any {
                 continue;
             }
-            let keep = step.eliminations;
             step.reset(match degree {
                 2 => Technique::NakedPair,
                 3 => Technique::NakedTriple,
                 _ => Technique::NakedQuad,
             });
-            step.eliminations = keep;
-            step.cells = members;
-            step.digits = union;
-            step.base.insert(h);
+            fill(step, elim, members, union, h);
             return true;
         }
     }
@@ -79,82 +107,90 @@ pub fn find_hidden_subset(board: &Board, degree: u32, direct: bool, step: &mut S
         if !(n_empty > 2 * degree || (direct && n_empty > degree)) {
             continue;
         }
-        let hc = h.cell_set();
-        'tuple: for mask in combinations(9, degree) {
-            let mut values = DigitSet::EMPTY;
-            let mut common = CellSet::EMPTY;
-            for i in 0..9 {
-                if mask & (1 << i) != 0 {
-                    let d = Digit::from_index(i);
-                    let places = board.plane(d) & hc;
-                    if places.len() < 2 {
-                        continue 'tuple;
-                    }
-                    values.insert(d);
-                    common |= places;
-                }
+        let (pos, _) = house_masks(board, h);
+        let mut allowed = 0u16;
+        for (d, p) in pos.iter().enumerate() {
+            if (2..=degree).contains(&p.count_ones()) {
+                allowed |= 1 << d;
             }
-            if common.len() != degree {
+        }
+        if allowed.count_ones() < degree {
+            continue;
+        }
+        let hc = h.cell_set();
+        for &mask in combos(degree) {
+            if !within(mask, allowed) {
                 continue;
             }
-            // Removable: the other candidates of the subset's cells.
-            let mut elim = [CellSet::EMPTY; 9];
-            let mut any = false;
-            for d in Digit::all() {
-                if !values.contains(d) {
-                    let e = board.plane(d) & common;
-                    any |= !e.is_empty();
-                    elim[d.index()] = e;
+            let mut union = 0u16;
+            let mut values = DigitSet::EMPTY;
+            for (d, &p) in pos.iter().enumerate() {
+                if mask & (1 << d) != 0 {
+                    union |= p;
+                    values.insert(Digit::from_index(d));
+                }
+            }
+            if union.count_ones() != degree {
+                continue;
+            }
+            let mut common = CellSet::EMPTY;
+            for (i, &c) in h.cells().iter().enumerate() {
+                if union & (1 << i) != 0 {
+                    common.insert(c);
                 }
             }
             if direct {
                 // SE `HiddenSet.createHiddenSetHint`, direct: a hidden single of another
                 // digit in the house once the subset's cells are reserved.
-                for d in Digit::all() {
-                    if values.contains(d) {
+                for (d, &p) in pos.iter().enumerate() {
+                    if mask & (1 << d) != 0 || p.count_ones() < 2 {
                         continue;
                     }
-                    let places = board.plane(d) & hc;
-                    if places.len() > 1 {
-                        let rest = places - common;
-                        if rest.len() == 1 {
-                            let Some(c) = rest.first() else { continue };
-                            step.reset(if degree == 2 {
-                                Technique::DirectHiddenPair
-                            } else if degree == 3 {
-                                Technique::DirectHiddenTriple
-                            } else {
-                                Technique::DirectHiddenQuad
-                            });
-                            // SE's `DirectHiddenSetHint` passes an empty map of
-                            // removable candidates: only the single is placed.
-                            fill(step, [CellSet::EMPTY; 9], common, values, h);
-                            step.placement = Some((c, d));
-                            return true;
-                        }
+                    let rest = p & !union;
+                    if rest.count_ones() == 1 {
+                        let c = h.cells()[rest.trailing_zeros() as usize];
+                        step.reset(if degree == 2 {
+                            Technique::DirectHiddenPair
+                        } else if degree == 3 {
+                            Technique::DirectHiddenTriple
+                        } else {
+                            Technique::DirectHiddenQuad
+                        });
+                        // SE's `DirectHiddenSetHint` passes an empty map of removable
+                        // candidates: only the single is placed.
+                        fill(step, [CellSet::EMPTY; 9], common, values, h);
+                        step.placement = Some((c, Digit::from_index(d)));
+                        return true;
                     }
                 }
-            } else if any {
-                step.reset(match degree {
-                    2 => Technique::HiddenPair,
-                    3 => Technique::HiddenTriple,
-                    _ => Technique::HiddenQuad,
-                });
-                fill(step, elim, common, values, h);
-                return true;
+            } else {
+                // Removable: the other candidates of the subset's cells.
+                let mut elim = [CellSet::EMPTY; 9];
+                let mut any = false;
+                for d in Digit::all() {
+                    if !values.contains(d) {
+                        let e = board.plane(d) & common;
+                        any |= !e.is_empty();
+                        elim[d.index()] = e;
+                    }
+                }
+                if any {
+                    step.reset(match degree {
+                        2 => Technique::HiddenPair,
+                        3 => Technique::HiddenTriple,
+                        _ => Technique::HiddenQuad,
+                    });
+                    fill(step, elim, common, values, h);
+                    return true;
+                }
             }
         }
+        let _ = hc;
     }
     false
 }
 
-fn fill(
-    step: &mut Step,
-    elim: [CellSet; 9],
-    cells: CellSet,
-    values: DigitSet,
-    h: crate::core::index::House,
-) {
+fn fill(step: &mut Step, elim: [CellSet; 9], cells: CellSet, values: DigitSet, h: House) {
     step.eliminations = elim;
     step.cells = cells;
     step.digits = values;
