@@ -96,6 +96,7 @@ fn main() {
         let mut grading = std::time::Duration::ZERO;
         let mut slowest = (std::time::Duration::ZERO, String::new());
         let mut work = 0u64;
+        let mut per_level = [(0usize, std::time::Duration::ZERO); 6];
         for line in text.lines() {
             let line = line.trim_end();
             if line.is_empty() || line.starts_with('#') {
@@ -126,6 +127,9 @@ fn main() {
             }
             stats.n += 1;
             work += rating.work;
+            let li = level_index(rating.er);
+            per_level[li].0 += 1;
+            per_level[li].1 += dt;
             if !rating.complete {
                 stats.incomplete += 1;
             }
@@ -212,5 +216,12 @@ fn main() {
             slowest.0.as_secs_f64(),
             slowest.1
         );
+        print!("  puzzles/s by our level:");
+        for (l, (n, t)) in LEVELS.iter().zip(per_level) {
+            if n > 0 {
+                print!(" {l} {:.0} ({n})", n as f64 / t.as_secs_f64().max(1e-9));
+            }
+        }
+        println!();
     }
 }
