@@ -98,6 +98,15 @@ pub fn run(cfg: &ExplainConfig) -> Result<String, Error> {
     })
 }
 
+/// The technique that set ER, or `none` when there was no step (a full grid).
+fn hardest(r: &Rating) -> &'static str {
+    if r.steps == 0 {
+        "none"
+    } else {
+        r.hardest.name()
+    }
+}
+
 fn text(puzzle: &Grid, steps: &[Step], r: &Rating) -> String {
     let mut t = format!("Puzzle: {puzzle}\n");
     let width = steps.len().to_string().len();
@@ -115,7 +124,7 @@ fn text(puzzle: &Grid, steps: &[Step], r: &Rating) -> String {
         r.ep_shown(),
         r.ed_shown(),
         r.level(),
-        r.hardest.name()
+        hardest(r)
     ));
     match r.outcome {
         Outcome::BudgetExhausted => {
@@ -146,7 +155,7 @@ fn json(puzzle: &Grid, solution: &Grid, steps: &[Step], r: &Rating) -> String {
         ep_lower_bound: !r.ep_exact,
         ed_lower_bound: !r.ed_exact,
         level: r.level(),
-        hardest: r.hardest.name(),
+        hardest: hardest(r),
         outcome: outcome_name(r.outcome),
     };
     serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"

@@ -239,7 +239,7 @@ impl SolveWorker {
                 let n = r.ed_shown().write_to(ed_b);
                 fields[9] = Field::Raw(&ed_b[..n]);
                 fields[10] = Field::Text(r.level().as_bytes());
-                if r.complete {
+                if r.complete && r.steps > 0 {
                     fields[11] = Field::Text(r.hardest.name().as_bytes());
                 }
             }

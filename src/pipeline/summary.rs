@@ -76,6 +76,8 @@ impl GradeStats {
         }
         if !r.complete {
             self.lower_bounds += 1;
+        } else if r.steps == 0 {
+            // A full grid: nothing to count.
         } else if let Some(i) = Technique::ALL.iter().position(|&t| t == r.hardest) {
             self.hardest[i] += 1;
         }
