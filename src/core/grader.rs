@@ -491,7 +491,9 @@ impl Grader {
                 };
             }
             let step = self.step;
-            if step.is_empty() || (check && !self.consistent(&step)) {
+            // A step that changes nothing would loop forever; one that contradicts the
+            // solution would rate a wrong path. Neither happens on a valid puzzle.
+            if !self.board.changed_by(&step) || (check && !self.consistent(&step)) {
                 break Outcome::Invalid;
             }
             if er.is_none_or(|e| step.difficulty > e) {

@@ -241,6 +241,16 @@ impl Board {
         self.planes[digit.index()] = self.planes[digit.index()] - hit;
     }
 
+    /// True when applying `step` would change the board: it removes a candidate that is
+    /// present, or places a digit in an empty cell.
+    pub fn changed_by(&self, step: &Step) -> bool {
+        let removes = (0..9).any(|d| !(self.planes[d] & step.eliminations[d]).is_empty());
+        let places = step
+            .placement
+            .is_some_and(|(c, _)| self.values[c.index()] == 0);
+        removes || places
+    }
+
     /// Applies a step the way SE's `IndirectHint.apply` does: eliminations first, then the
     /// placement, if any.
     pub fn apply(&mut self, step: &Step) {
