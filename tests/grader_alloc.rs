@@ -40,11 +40,17 @@ fn rating_allocates_nothing_per_puzzle() {
     let mut r = Rating::default();
     // Warm-up: one puzzle.
     grader.rate(&puzzles[0], None, DEFAULT_BUDGET, &mut r);
+    let solutions: Vec<Grid> = puzzles
+        .iter()
+        .map(|p| {
+            solver.solve_into(p, 2, &mut sol);
+            sol.solution
+        })
+        .collect();
     let before = ALLOCATIONS.load(Ordering::Relaxed);
     let mut work = 0u64;
-    for p in &puzzles {
-        solver.solve_into(p, 2, &mut sol);
-        grader.rate(p, Some(&sol.solution), DEFAULT_BUDGET, &mut r);
+    for (p, s) in puzzles.iter().zip(&solutions) {
+        grader.rate(p, Some(s), DEFAULT_BUDGET, &mut r);
         work += r.work;
     }
     let after = ALLOCATIONS.load(Ordering::Relaxed);
