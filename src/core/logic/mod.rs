@@ -28,7 +28,9 @@
 //!
 //! The chaining techniques (cycles, forcing chains, Nishio, multiple, dynamic and nested
 //! forcing chains) enter through one slot, [`chains::find`], which returns the easiest
-//! chaining step of a given [`chains::ChainLevel`].
+//! chaining step of a given [`chains::ChainLevel`]; [`chains::supports`] tells the grader
+//! which levels are implemented (it stops with a lower bound at the first that is not,
+//! rather than skip ahead of Sudoku Explainer's order).
 //!
 //! # The candidate state
 //!
