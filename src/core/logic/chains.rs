@@ -8,7 +8,27 @@
 //! complexity, then kind).
 //!
 //! This file holds the slot only: until the chaining search is written, `find` reports
-//! nothing, so puzzles that need chains end as "stuck" (a lower bound) in the grader.
+//! nothing and [`supports`] says no, so puzzles that need chains end as "stuck" (a lower
+//! bound) in the grader.
+//!
+//! # Facts about Sudoku Explainer's chaining, for the implementation
+//!
+//! From SE's `diuf/sudoku/solver/rules/chaining/` (`Chaining`, `ChainingHint`, `CycleHint`,
+//! `ForcingChainHint`, `BinaryChainingHint`, `CellChainingHint`, `RegionChainingHint`):
+//!
+//! - Levels, in solver order: `Chaining(false, false, false, 0)` (X-cycles, Y-cycles,
+//!   XY-cycles, forcing X-chains and XY forcing chains), then aligned triple exclusion (not
+//!   a chain; the grader runs it), then `Chaining(false, true, true, 0)` (Nishio),
+//!   `Chaining(true, false, false, 0)` (multiple: cell and region forcing chains),
+//!   `Chaining(true, true, false, 0)` (dynamic), then levels 1 to 4 of
+//!   `Chaining(true, true, false, level)`.
+//! - Ratings: bidirectional X- or Y-cycle 6.5, forcing X-chain 6.6, XY cycle and forcing
+//!   chain 7.0, Nishio 7.5, multiple 8.0, dynamic 8.5, level 1 9.0, level `n >= 2`
+//!   9.5 + 0.5 (n - 2); each plus [`super::length_bonus`] of the hint's complexity minus 2.
+//! - A level collects all its hints, sorts them by rating, then complexity, then kind
+//!   (`getSortKey`), and the solver applies the first one.
+//! - A chaining hint applies its removals, and also places a digit when its result is an
+//!   "on" potential (`ChainingHint.getCell`): such a step counts as a placement for EP.
 
 use super::{Board, Budget, Step, Tenths};
 
