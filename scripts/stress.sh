@@ -114,8 +114,8 @@ with tempfile.TemporaryDirectory() as d:
             raise SystemExit(f"stress: outputs differ across -j/stdin for a {kind} input (saved to target/stress-failure.bin)")
         rows = list(csv.reader(io.StringIO(out1.decode())))[1:]
         for r in rows:
-            if len(r) != 9: raise SystemExit(f"stress: row with {len(r)} fields: {r}")
-            if r[3] == "invalid" and not r[7]: raise SystemExit(f"stress: invalid row without a reason: {r}")
+            if len(r) != 14: raise SystemExit(f"stress: row with {len(r)} fields: {r}")
+            if r[3] == "invalid" and not r[12]: raise SystemExit(f"stress: invalid row without a reason: {r}")
         if kind == "line" and fmt in ("auto", "line") and not data.lstrip(b"\xef\xbb\xbf").lstrip().startswith(b"quizzes"):
             want = records_in_lines(data)
             if fmt == "line" and len(rows) != want:

@@ -30,7 +30,7 @@ fn assert_complete_rows(text: &str) {
         .from_reader(text.as_bytes());
     for (i, rec) in rdr.records().enumerate() {
         let rec = rec.expect("well-formed row");
-        assert_eq!(rec.len(), 9);
+        assert_eq!(rec.len(), 14);
         assert_eq!(rec[0].parse::<usize>().unwrap(), i + 1);
         assert_eq!(&rec[3], "solved");
     }
@@ -237,7 +237,7 @@ fn oversized_records_are_invalid_rows_and_memory_stays_bounded() {
         statuses,
         ["solved", "invalid", "solved", "invalid", "solved"]
     );
-    assert!(out.contains("2,,,invalid,,,,record longer than 1 MiB,"));
+    assert!(out.contains("2,,,invalid,,,,,,,,,record longer than 1 MiB,"));
 }
 
 /// The empty grid, puzzles with 1-16 clues, huge solution counts and deep searches all
