@@ -125,10 +125,7 @@ fn trim_cr(line: &[u8]) -> &[u8] {
 /// Finds the next `\n` at or after `from`, returning its index or `buf.len()`.
 #[inline]
 fn line_end(buf: &[u8], from: usize) -> usize {
-    buf[from..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(buf.len(), |p| from + p)
+    memchr::memchr(b'\n', &buf[from..]).map_or(buf.len(), |p| from + p)
 }
 
 /// True for lines that carry no record: empty (or only white space) and `#` comments.

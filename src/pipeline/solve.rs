@@ -311,13 +311,21 @@ fn base_fields<'a>(
             Field::Text(b)
         }
     };
+    // Grids are digits and dots: no quoting or escaping to look for.
+    let plain = |b: &'a [u8]| {
+        if b.is_empty() {
+            Field::Null
+        } else {
+            Field::Plain(b)
+        }
+    };
     [
         Field::Int(rec.line),
         text(rec.id),
-        text(puzzle),
-        Field::Text(status),
+        plain(puzzle),
+        Field::Plain(status),
         solutions,
-        text(solution),
+        plain(solution),
         guesses,
         Field::Null,
         Field::Null,
