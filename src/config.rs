@@ -3,9 +3,10 @@
 use std::path::{Path, PathBuf};
 
 use crate::cli::{
-    BenchArgs, FormatArg, GenerateArgs, InputFormatArg, LevelArg, MinimizeArgs, Shard, SolveArgs,
-    SymmetryArg,
+    BenchArgs, ExplainArgs, ExplainFormatArg, FormatArg, GenerateArgs, InputFormatArg, LevelArg,
+    MinimizeArgs, Shard, SolveArgs, SymmetryArg,
 };
+use crate::core::Grid;
 use crate::core::generator::{ErRange, Symmetry, SymmetryChoice, Target};
 use crate::error::Error;
 use crate::io::OutputFormat;
@@ -79,6 +80,13 @@ pub struct SolveConfig {
     pub shard: Option<Shard>,
     /// Stop at the first record that is invalid or not uniquely solvable.
     pub strict: bool,
+    /// How many `FILE:LINE:COL: reason` messages about bad records go to stderr before they
+    /// are only counted (20 from the command line).
+    pub max_messages: usize,
+    /// Grade solved puzzles (the er, ep, ed, level and hardest columns).
+    pub grade: bool,
+    /// Work budget per graded puzzle, in work units.
+    pub grade_budget: u64,
 }
 
 fn is_dash(p: &Path) -> bool {
@@ -137,6 +145,63 @@ impl SolveConfig {
             summary_json: a.summary_json.clone(),
             shard: a.shard,
             strict: a.strict,
+            max_messages: crate::pipeline::MAX_DIAGS,
+            grade: !a.no_grade,
+            grade_budget: a.grade_budget,
+        })
+    }
+}
+
+/// Where `explain` takes its puzzle from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExplainSource {
+    /// Given on the command line.
+    Inline(Grid),
+    /// The first puzzle on standard input.
+    Stdin,
+    /// The first puzzle of a file.
+    File(PathBuf),
+}
+
+/// `explain` output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExplainFormat {
+    /// Numbered steps and the ratings.
+    Text,
+    /// One JSON object.
+    Json,
+}
+
+/// Everything `explain` needs, checked.
+#[derive(Clone, Debug)]
+pub struct ExplainConfig {
+    /// The puzzle's source.
+    pub source: ExplainSource,
+    /// Output format.
+    pub format: ExplainFormat,
+    /// Work budget in work units.
+    pub budget: u64,
+}
+
+impl ExplainConfig {
+    /// Builds the settings: an argument that reads as a puzzle (81 cells, optionally
+    /// followed by a tail) is the puzzle itself; `-` is standard input; anything else is a
+    /// file name.
+    pub fn from_args(a: &ExplainArgs) -> Result<ExplainConfig, Error> {
+        let source = if a.puzzle == "-" {
+            ExplainSource::Stdin
+        } else if let Ok((g, _)) = Grid::parse_line(a.puzzle.trim().as_bytes()) {
+            ExplainSource::Inline(g)
+        } else {
+            ExplainSource::File(PathBuf::from(&a.puzzle))
+        };
+        Ok(ExplainConfig {
+            source,
+            format: match a.format {
+                ExplainFormatArg::Text => ExplainFormat::Text,
+                ExplainFormatArg::Json => ExplainFormat::Json,
+            },
+            budget: a.grade_budget,
         })
     }
 }
@@ -191,8 +256,8 @@ pub struct GenerateConfig {
     pub seed_drawn: bool,
     /// Grade puzzles (fill the rating columns, allow ER targets).
     pub grade: bool,
-    /// Work budget per grading, when given.
-    pub grade_budget: Option<u64>,
+    /// Work budget per grading.
+    pub grade_budget: u64,
     /// What a puzzle must satisfy.
     pub target: Target,
     /// Output.

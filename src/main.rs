@@ -7,7 +7,9 @@ use std::sync::atomic::AtomicBool;
 
 use clap::{CommandFactory, Parser};
 use sudoku_batch::cli::{Cli, Command};
-use sudoku_batch::config::{BenchConfig, GenerateConfig, MinimizeConfig, SolveConfig};
+use sudoku_batch::config::{
+    BenchConfig, ExplainConfig, GenerateConfig, MinimizeConfig, SolveConfig,
+};
 use sudoku_batch::core::generator::Unrated;
 use sudoku_batch::pipeline::{self, RunEnd};
 
@@ -46,9 +48,8 @@ fn main() -> ExitCode {
             };
             let interrupt = install_signal_handlers();
             let result = if cfg.grade {
-                Err(sudoku_batch::error::Error::Usage(
-                    "grading is not in this build yet; use --no-grade".into(),
-                ))
+                let budget = cfg.grade_budget;
+                pipeline::generate::run(&cfg, || pipeline::generate::Graded::new(budget), interrupt)
             } else {
                 pipeline::generate::run(&cfg, || Unrated, interrupt)
             };
@@ -81,6 +82,19 @@ fn main() -> ExitCode {
                     cfg.summary_json.as_deref(),
                     summary.stats.records,
                 ),
+                Err(e) => fail(&e),
+            }
+        }
+        Command::Explain(args) => {
+            let cfg = match ExplainConfig::from_args(&args) {
+                Ok(c) => c,
+                Err(e) => return fail(&e),
+            };
+            match pipeline::explain::run(&cfg) {
+                Ok(text) => {
+                    print!("{text}");
+                    ExitCode::SUCCESS
+                }
                 Err(e) => fail(&e),
             }
         }

@@ -420,3 +420,50 @@ fn minimize_reports_bad_records_and_counts_them() {
     let o = run(&["minimize", "/nonexistent/file.txt"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn graded_puzzles_carry_the_ratings_solve_gives_and_meet_the_level() {
+    for (target, level) in [
+        (&["--level", "medium"][..], Some("medium")),
+        (&["--er", "..1.5"], Some("easy")),
+        (&[], None),
+    ] {
+        let mut args = vec!["generate", "-n", "25", "--seed", "5", "--minimal", "-q"];
+        args.extend_from_slice(target);
+        let one = stdout(&run(&[&args[..], &["-j", "1"]].concat()));
+        let two = stdout(&run(&[&args[..], &["-j", "2"]].concat()));
+        assert_eq!(one, two, "{target:?}");
+        let rows = csv_rows(&one);
+        assert_eq!(rows[0], GEN_HEADER);
+        let mut solver = Solver::new();
+        for row in &rows[1..] {
+            let p: Grid = row[1].parse().unwrap();
+            assert_eq!(solver.solve(&p, 2).count, 1);
+            assert!(is_minimal(&mut solver, &p));
+            assert!(!row[4].is_empty() && !row[7].is_empty(), "{row:?}");
+            if let Some(l) = level {
+                assert_eq!(row[7], l, "{row:?}");
+            }
+        }
+        // `solve` rates each puzzle the same way.
+        let puzzles: String = rows[1..].iter().map(|r| format!("{}\n", r[1])).collect();
+        let solved = csv_rows(&stdout(&run_stdin(
+            &["solve", "-", "-q"],
+            puzzles.as_bytes(),
+        )));
+        let col = |name: &str| solved[0].iter().position(|c| c == name).unwrap();
+        for (g, s) in rows[1..].iter().zip(&solved[1..]) {
+            assert_eq!(s[col("status")], "solved");
+            assert_eq!(s[col("solution")], g[2]);
+            for (k, name) in [
+                (4, "er"),
+                (5, "ep"),
+                (6, "ed"),
+                (7, "level"),
+                (8, "hardest"),
+            ] {
+                assert_eq!(g[k], s[col(name)], "{name} of {}", g[1]);
+            }
+        }
+    }
+}

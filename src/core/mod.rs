@@ -5,8 +5,10 @@
 
 pub mod bitboard;
 pub mod generator;
+pub mod grader;
 pub mod grid;
 pub mod index;
+pub mod logic;
 pub mod solver;
 
 pub use bitboard::{CellSet, DigitSet};

@@ -14,7 +14,9 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::config::{GenerateConfig, OutputSpec};
-use crate::core::generator::{GenerateError, Generator, Rate, Unrated};
+use crate::core::generator::{ErScore, GenerateError, Generator, Rate, Unrated};
+use crate::core::grader::{Grader, Outcome, Rating};
+use crate::core::grid::Grid;
 use crate::error::Error;
 use crate::io::{Field, RowEncoder};
 
@@ -60,6 +62,68 @@ impl RowRater for Unrated {
     ) -> Option<usize> {
         *fields = [Field::Null; 5];
         None
+    }
+}
+
+/// The grader as `generate`'s rater: rates with a work budget per puzzle.
+#[derive(Clone, Debug)]
+pub struct Graded {
+    grader: Grader,
+    budget: u64,
+}
+
+impl Graded {
+    /// A rater with a fresh grader and `budget` work units per puzzle.
+    pub fn new(budget: u64) -> Graded {
+        Graded {
+            grader: Grader::new(),
+            budget,
+        }
+    }
+}
+
+impl Rate for Graded {
+    type Rating = Rating;
+
+    fn rate(&mut self, puzzle: &Grid, solution: &Grid) -> Rating {
+        let mut r = Rating::default();
+        self.grader
+            .rate(puzzle, Some(solution), self.budget, &mut r);
+        r
+    }
+
+    /// ER, exact when the grading went to the end; none for an invalid grading (which a
+    /// unique puzzle never gets: such a puzzle is rejected by an ER target).
+    fn er(r: &Rating) -> Option<ErScore> {
+        (r.outcome != Outcome::Invalid).then_some(ErScore {
+            tenths: u16::from(r.er),
+            exact: r.complete,
+        })
+    }
+}
+
+impl RowRater for Graded {
+    fn columns<'a>(
+        r: &'a Rating,
+        bufs: &'a mut [[u8; 8]; 3],
+        fields: &mut [Field<'a>; 5],
+    ) -> Option<usize> {
+        *fields = [Field::Null; 5];
+        if r.outcome == Outcome::Invalid {
+            return None;
+        }
+        let [er, ep, ed] = bufs;
+        let n = r.er_shown().write_to(er);
+        fields[0] = Field::Raw(&er[..n]);
+        let n = r.ep_shown().write_to(ep);
+        fields[1] = Field::Raw(&ep[..n]);
+        let n = r.ed_shown().write_to(ed);
+        fields[2] = Field::Raw(&ed[..n]);
+        fields[3] = Field::Text(r.level().as_bytes());
+        if r.complete && r.steps > 0 {
+            fields[4] = Field::Text(r.hardest.name().as_bytes());
+        }
+        LEVELS.iter().position(|&l| l == r.level())
     }
 }
 

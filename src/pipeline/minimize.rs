@@ -242,7 +242,7 @@ pub fn run(
     let progress = Progress::new(!cfg.quiet, source.total_len(), "puzzles");
     let mut splitter = Splitter::new(format);
     let mut stats = MinimizeStats::default();
-    let mut diags = DiagPrinter::new(input_name.clone());
+    let mut diags = DiagPrinter::new(input_name.clone(), super::MAX_DIAGS);
     let mut consumed_total = 0u64;
     let mut end = RunEnd::Completed;
     let mut fault: Option<Error> = None;

@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod engine;
+pub mod explain;
 pub mod generate;
 pub mod minimize;
 pub mod progress;
@@ -30,19 +31,22 @@ pub enum RunEnd {
 /// How many record messages go to stderr before they are only counted.
 pub const MAX_DIAGS: usize = 20;
 
-/// Prints `FILE:LINE:COL: message` for the first [`MAX_DIAGS`] bad records, then counts.
+/// Prints `FILE:LINE:COL: message` for the first `max` bad records (normally
+/// [`MAX_DIAGS`]), then counts.
 #[derive(Debug)]
 pub struct DiagPrinter {
     name: String,
+    max: usize,
     printed: usize,
     more: u64,
 }
 
 impl DiagPrinter {
-    /// A printer for input `name`.
-    pub fn new(name: String) -> DiagPrinter {
+    /// A printer for input `name` that prints at most `max` messages.
+    pub fn new(name: String, max: usize) -> DiagPrinter {
         DiagPrinter {
             name,
+            max,
             printed: 0,
             more: 0,
         }
@@ -50,7 +54,7 @@ impl DiagPrinter {
 
     /// Prints (or counts) one message.
     pub fn print(&mut self, d: &Diag) {
-        if self.printed < MAX_DIAGS {
+        if self.printed < self.max {
             self.printed += 1;
             let _ = writeln!(
                 std::io::stderr(),
@@ -67,7 +71,7 @@ impl DiagPrinter {
 
     /// Prints the count of messages not shown.
     pub fn finish(&self) {
-        if self.more > 0 {
+        if self.more > 0 && self.max > 0 {
             let _ = writeln!(
                 std::io::stderr(),
                 "{}: {} more invalid records not shown",
