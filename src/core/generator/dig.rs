@@ -71,6 +71,9 @@ fn digit_at(solution: &Grid, cell: Cell) -> Digit {
     solution.digit(cell).unwrap_or(Digit::new(1))
 }
 
+/// Clue counts up to which the known unavoidable sets are checked before solving.
+const SCAN_SETS_BELOW: u32 = 40;
+
 /// The cells holding a clue, as raw set bits.
 #[inline]
 pub(super) fn clue_bits(g: &Grid) -> u128 {
@@ -111,8 +114,12 @@ impl Generator {
         removed: &[Cell],
         solution: &Grid,
     ) -> Option<u128> {
-        if let Some(&u) = self.sets.sets().iter().find(|&&u| u & left == 0) {
-            return Some(u);
+        // With many clues left a known set almost never lacks one, and the solve that would
+        // say so is cheap: look only below that.
+        if left.count_ones() <= SCAN_SETS_BELOW {
+            if let Some(&u) = self.sets.sets().iter().find(|&&u| u & left == 0) {
+                return Some(u);
+            }
         }
         let mut p = *reduced;
         for &c in removed {

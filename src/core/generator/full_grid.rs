@@ -6,8 +6,10 @@
 //! solutions, and backtracking explores every alternative), and every full grid can come out
 //! of it, though not all with exactly the same probability.
 //!
-//! The state is the 81 values plus one digit mask per row, column and box; the decision stack
-//! is a fixed array, so nothing is allocated.
+//! The search starts from boxes 1, 5 and 9 filled with random permutations (they share no
+//! row or column, so any three permutations are consistent, and each has a completion).
+//! The state is the 81 values, the set of empty cells and one digit mask per row, column and
+//! box; the decision stack is a fixed array, so nothing is allocated.
 
 use super::rng::PuzzleRng;
 use crate::core::grid::Grid;
@@ -19,15 +21,26 @@ const fn box_of(cell: usize) -> usize {
     (cell / 27) * 3 + (cell % 9) / 3
 }
 
-/// The search state: values and the digits used per row, column and box.
+/// The search state: values, the empty cells, and the digits used per row, column and box.
 struct Fill {
     values: [u8; 81],
+    empty: u128,
     rows: [u16; 9],
     cols: [u16; 9],
     boxes: [u16; 9],
 }
 
 impl Fill {
+    fn new() -> Fill {
+        Fill {
+            values: [0; 81],
+            empty: (1u128 << 81) - 1,
+            rows: [0; 9],
+            cols: [0; 9],
+            boxes: [0; 9],
+        }
+    }
+
     #[inline]
     fn candidates(&self, cell: usize) -> u16 {
         ALL_DIGITS & !(self.rows[cell / 9] | self.cols[cell % 9] | self.boxes[box_of(cell)])
@@ -38,6 +51,7 @@ impl Fill {
         self.rows[cell / 9] ^= bit;
         self.cols[cell % 9] ^= bit;
         self.boxes[box_of(cell)] ^= bit;
+        self.empty ^= 1u128 << cell;
     }
 
     #[inline]
@@ -53,14 +67,26 @@ impl Fill {
         self.toggle(cell, bit);
     }
 
-    /// The empty cell with the fewest candidates and its candidates, or `None` when full.
+    /// Fills box `b` with a random permutation of the digits (the box must be empty and
+    /// share no row or column with a filled cell).
+    fn fill_box(&mut self, b: usize, rng: &mut PuzzleRng) {
+        let mut digits = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
+        rng.shuffle(&mut digits);
+        let (r0, c0) = ((b / 3) * 3, (b % 3) * 3);
+        for (i, &d) in digits.iter().enumerate() {
+            self.place((r0 + i / 3) * 9 + c0 + i % 3, 1 << (d - 1));
+        }
+    }
+
+    /// The empty cell with the fewest candidates (the first such in reading order) and its
+    /// candidates, or `None` when full.
     fn most_constrained(&self) -> Option<(usize, u16)> {
         let mut best: Option<(usize, u16)> = None;
         let mut best_n = u32::MAX;
-        for cell in 0..81 {
-            if self.values[cell] != 0 {
-                continue;
-            }
+        let mut e = self.empty;
+        while e != 0 {
+            let cell = e.trailing_zeros() as usize;
+            e &= e - 1;
             let m = self.candidates(cell);
             let n = m.count_ones();
             if n < best_n {
@@ -73,6 +99,41 @@ impl Fill {
         }
         best
     }
+
+    /// Completes the grid by randomised depth-first search; `None` when the filled cells
+    /// have no completion.
+    fn complete(mut self, rng: &mut PuzzleRng) -> Option<Grid> {
+        // Decision stack: the cell decided at each depth and the candidates not yet tried.
+        let mut stack = [(0u8, 0u16); 81];
+        let mut depth = 0usize;
+        while let Some((cell, mut cands)) = self.most_constrained() {
+            if cands != 0 {
+                let bit = take_random(rng, &mut cands);
+                self.place(cell, bit);
+                stack[depth] = (cell as u8, cands);
+                depth += 1;
+                continue;
+            }
+            // Dead end: undo decisions until one has an untried candidate.
+            loop {
+                if depth == 0 {
+                    return None;
+                }
+                depth -= 1;
+                let (c, mut rest) = stack[depth];
+                let c = usize::from(c);
+                self.unplace(c);
+                if rest != 0 {
+                    let bit = take_random(rng, &mut rest);
+                    self.place(c, bit);
+                    stack[depth] = (c as u8, rest);
+                    depth += 1;
+                    break;
+                }
+            }
+        }
+        Grid::from_values(self.values)
+    }
 }
 
 /// Takes a uniformly chosen digit bit out of `mask` (which must not be empty).
@@ -84,52 +145,21 @@ fn take_random(rng: &mut PuzzleRng, mask: &mut u16) -> u16 {
     bit
 }
 
-/// A random full grid, drawn from `rng`.
+/// A random full grid, drawn from `rng`: boxes 1, 5 and 9 (which share no row or column)
+/// get random permutations, and the search completes the rest. Every filling of the three
+/// diagonal boxes has a completion; should the search ever prove otherwise, it starts again
+/// from box 1 alone, which always has one (any grid relabelled).
 pub fn random_full_grid(rng: &mut PuzzleRng) -> Grid {
-    let mut f = Fill {
-        values: [0; 81],
-        rows: [0; 9],
-        cols: [0; 9],
-        boxes: [0; 9],
-    };
-    // Box 1 is a random permutation: every full grid has one, so nothing is lost.
-    let mut digits = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
-    rng.shuffle(&mut digits);
-    for (i, &d) in digits.iter().enumerate() {
-        f.place((i / 3) * 9 + i % 3, 1 << (d - 1));
+    let mut f = Fill::new();
+    for b in [0, 4, 8] {
+        f.fill_box(b, rng);
     }
-    // Decision stack: the cell decided at each depth and the candidates not yet tried.
-    let mut stack = [(0u8, 0u16); 81];
-    let mut depth = 0usize;
-    while let Some((cell, mut cands)) = f.most_constrained() {
-        if cands != 0 {
-            let bit = take_random(rng, &mut cands);
-            f.place(cell, bit);
-            stack[depth] = (cell as u8, cands);
-            depth += 1;
-            continue;
-        }
-        // Dead end: undo decisions until one has an untried candidate.
-        loop {
-            if depth == 0 {
-                // Unreachable: box 1 alone always extends to a full grid.
-                return Grid::from_values(f.values).unwrap_or_default();
-            }
-            depth -= 1;
-            let (c, mut rest) = stack[depth];
-            let c = c as usize;
-            f.unplace(c);
-            if rest != 0 {
-                let bit = take_random(rng, &mut rest);
-                f.place(c, bit);
-                stack[depth] = (c as u8, rest);
-                depth += 1;
-                break;
-            }
-        }
+    if let Some(g) = f.complete(rng) {
+        return g;
     }
-    // Values are 1..=9 by construction.
-    Grid::from_values(f.values).unwrap_or_default()
+    let mut f = Fill::new();
+    f.fill_box(0, rng);
+    f.complete(rng).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -146,6 +176,19 @@ mod tests {
             seen.insert(g);
         }
         assert_eq!(seen.len(), 200);
+    }
+
+    #[test]
+    fn every_filling_of_the_diagonal_boxes_completes() {
+        for i in 0..2000 {
+            let mut rng = PuzzleRng::for_puzzle(13, i);
+            let mut f = Fill::new();
+            for b in [0, 4, 8] {
+                f.fill_box(b, &mut rng);
+            }
+            let g = f.complete(&mut rng).expect("a completion");
+            assert!(g.is_full() && g.check_givens().is_ok());
+        }
     }
 
     #[test]
