@@ -15,19 +15,21 @@
 //! each puzzle runs a small local search, entirely from its own random stream (so the result
 //! still depends on `(seed, index)` only, never on other puzzles or threads):
 //!
-//! - the first candidate is fresh (new grid, dug out); it becomes the *current* one;
-//! - each next candidate is a *mutation* of the current one: remove one clue orbit (one time
-//!   in three after adding a random one), then add orbits of the same solution until it is
-//!   unique again, each at the first cell in a random order that is not forced (a "-1+k"
+//! - candidates are fresh (new grid, dug out) until one is rejected by less than
+//!   [`NEAR_MISS`] tenths of ER; that near miss becomes the *current* candidate;
+//! - each next candidate is then a *mutation* of the current one: remove one clue orbit (one
+//!   time in three after adding a random one), then add orbits of the same solution until it
+//!   is unique again, each at the first cell in a random order that is not forced (a "-1+k"
 //!   neighbour, as in the vicinity searches of the Sudoku Players' Forum "hardest" hunts),
 //!   and dig it out again so it is (orbit-)minimal;
 //! - a mutant whose distance to the ER range is not larger than the current one's replaces
 //!   it (sideways moves keep the search moving on plateaus of equal ER);
-//! - after [`RESTART_AFTER`] candidates without getting closer, the search restarts from a
-//!   fresh candidate.
+//! - after [`RESTART_AFTER`] candidates without getting closer, the search goes back to
+//!   fresh candidates.
 //!
-//! Hard puzzles cluster: the neighbours of a puzzle with ER 8.x are far more often extreme
-//! than random puzzles are, so the search finds them with far fewer ratings.
+//! A mutant costs less than a fresh candidate (no new grid, a short dig), and the
+//! neighbours of a near miss are more often in range than random puzzles are when the range
+//! is rare; for common ranges the search changes little.
 
 use std::fmt;
 
