@@ -204,6 +204,12 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "N", default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_attempts: u64,
 
+    /// With --level or --er: try fresh candidates only, rejecting those off target, instead
+    /// of steering by local search around near misses (for comparison; slower for rare
+    /// targets).
+    #[arg(long)]
+    pub blind: bool,
+
     /// Work budget for grading one candidate, in work units (as `solve --grade-budget`).
     /// A candidate that needs more gets a lower bound `>=X`, which meets an ER target only
     /// when the target has no upper bound.
@@ -626,7 +632,7 @@ mod tests {
             (1, None, 0, FormatArg::Csv)
         );
         assert_eq!(g.symmetry, SymmetryArg::None);
-        assert!(!g.no_grade && !g.minimal && !g.no_header && !g.quiet);
+        assert!(!g.no_grade && !g.minimal && !g.no_header && !g.quiet && !g.blind);
         assert!(g.level.is_none() && g.er.is_none() && g.clues.is_none());
         assert_eq!(g.max_attempts, 200_000);
         assert_eq!(g.grade_budget, crate::core::grader::DEFAULT_BUDGET);
@@ -674,7 +680,16 @@ mod tests {
         assert_eq!(g.format, FormatArg::Jsonl);
         assert_eq!(g.shard, Some(Shard { index: 1, count: 3 }));
         assert_eq!(g.summary_json, Some(PathBuf::from("s.json")));
-        let g = generate(&["--count", "3", "--er", "7.1..8", "--symmetry", "random"]);
+        let g = generate(&[
+            "--count",
+            "3",
+            "--er",
+            "7.1..8",
+            "--symmetry",
+            "random",
+            "--blind",
+        ]);
+        assert!(g.blind);
         assert_eq!((g.count, g.er), (3, Some((71, Some(80)))));
         assert_eq!(g.symmetry, SymmetryArg::Random);
         assert!(generate(&["--no-grade"]).no_grade);

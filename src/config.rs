@@ -333,7 +333,7 @@ impl GenerateConfig {
                 minimal: a.minimal,
                 er,
                 max_attempts: a.max_attempts,
-                steer: true,
+                steer: !a.blind,
             },
             output: output_spec(&a.output),
             threads: a.threads,

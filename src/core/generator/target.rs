@@ -15,8 +15,9 @@
 //! each puzzle runs a small local search, entirely from its own random stream (so the result
 //! still depends on `(seed, index)` only, never on other puzzles or threads):
 //!
-//! - candidates are fresh (new grid, dug out) until one is rejected by less than
-//!   [`NEAR_MISS`] tenths of ER; that near miss becomes the *current* candidate;
+//! - candidates are fresh (new grid, dug out) until one with an exact ER (not a lower bound)
+//!   misses the range by at most [`NEAR_MISS`] tenths; that near miss becomes the *current*
+//!   candidate;
 //! - each next candidate is then a *mutation* of the current one: remove one clue orbit (one
 //!   time in three after adding a random one), then add orbits of the same solution until it
 //!   is unique again, each at the first cell in a random order that is not forced (a "-1+k"
@@ -311,7 +312,9 @@ impl Generator {
                                     stale = if d < cd { 0 } else { stale + 1 };
                                     current = Some((cand, d));
                                 }
-                                None if d <= NEAR_MISS => current = Some((cand, d)),
+                                None if d <= NEAR_MISS && score.exact => {
+                                    current = Some((cand, d));
+                                }
                                 None => {}
                             }
                         }
