@@ -426,6 +426,7 @@ fn graded_puzzles_carry_the_ratings_solve_gives_and_meet_the_level() {
     for (target, level) in [
         (&["--level", "medium"][..], Some("medium")),
         (&["--er", "..1.5"], Some("easy")),
+        (&["--level", "hard", "--blind"], Some("hard")),
         (&[], None),
     ] {
         let mut args = vec!["generate", "-n", "25", "--seed", "5", "--minimal", "-q"];
