@@ -17,6 +17,7 @@ COUNT=${1:-100000}
 SEED=${SEED:-1}
 THREADS=${THREADS:-2}
 OUT_DIR=${OUT_DIR:-$(mktemp -d)}
+mkdir -p "$OUT_DIR"
 
 cargo build --release --quiet --bin sudoku-batch --example check_generated
 BIN=target/release/sudoku-batch
