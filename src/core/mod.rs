@@ -6,6 +6,7 @@
 pub mod bitboard;
 pub mod grid;
 pub mod index;
+pub mod samurai;
 pub mod solver;
 
 pub use bitboard::{CellSet, DigitSet};
