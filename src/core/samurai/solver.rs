@@ -18,7 +18,7 @@
 //!
 //! Gap positions (outside the five grids) are never set. As in the classic solver, a plane
 //! keeps the cells already solved with its digit, so the solution is read off the planes.
-//! Branching copies the whole state (560 bytes); nothing is allocated.
+//! Branching copies the whole state (1568 bytes); nothing is allocated.
 
 // Index loops over parallel band-word arrays read better than zipped iterators here.
 #![allow(clippy::needless_range_loop)]
@@ -52,17 +52,27 @@ pub struct SamuraiOutcome {
 struct State {
     planes: [[u64; W]; 9],
     unsolved: [u64; W],
+    /// Per digit, the plane as it was when its hidden singles were last found complete: a
+    /// band word equal to it needs no new look (planes only lose bits).
+    seen_singles: [[u64; W]; 9],
+    /// The same for locked candidates.
+    seen_locked: [[u64; W]; 9],
 }
 
 const _: () = assert!(
-    std::mem::size_of::<State>() == 560,
-    "State is meant to stay 560 bytes"
+    std::mem::size_of::<State>() == 1568,
+    "State is meant to stay 1568 bytes"
 );
 
 /// Bit position (`word * 64 + bit`) of a layout cell.
 const fn pos_of(row: usize, col: usize) -> usize {
     (row / 3) * 64 + (row % 3) * 21 + col
 }
+
+/// In each of a word's three rows, the first bit of each of the seven 3-column segments.
+const SEG_STARTS: u64 = BOX_COLS | BOX_COLS << 21 | BOX_COLS << 42;
+/// The first bit of each 3-column segment of one row (bits 0, 3, ..., 18).
+const BOX_COLS: u64 = 0b001_001_001_001_001_001_001;
 
 struct Tables {
     /// Position of each of the 369 cells.
@@ -73,14 +83,34 @@ struct Tables {
     peers: [[u64; W]; W * 64],
     /// All cells.
     all: [u64; W],
-    /// Grid rows and boxes: (word, mask), each inside one word.
-    row_box: [(u8, u64); 45 + 41],
     /// The cells of each grid that lie in no other grid.
     interior: [[u64; W]; 5],
     /// The cells of each grid that it shares with another grid.
     boundary: [[u64; W]; 5],
     /// The 36 shared cells.
     shared: [u64; W],
+    /// The centre grid.
+    centre: [u64; W],
+    /// Per word, a bit at `21 * r + 3 * bc` for each grid row in row `r` of the word whose
+    /// first box column is `bc`.
+    row_starts: [u64; W],
+    /// Per word, a bit at `3 * bc` for each box column `bc` (`0..7`) that holds a box.
+    boxes: [u64; W],
+    /// Pointing along a row: `row_elim[w][r * 7 + bc]` is every grid row through segment
+    /// `(r, bc)` of word `w`, minus the segment.
+    row_elim: [[u64; 21]; W],
+    /// Claiming from a row: `box_minus_row[w][r * 7 + bc]` is box `bc` of word `w` minus its
+    /// row `r`.
+    box_minus_row: [[u64; 21]; W],
+    /// Grid rows, word by word: (row in word, first box column), from `rows_start`.
+    rows: [(u8, u8); 45],
+    rows_start: [u8; W + 1],
+    /// Pointing along a column: `col_elim[w][c]` is every grid column through layout column
+    /// `c` in word `w`, minus the cells in word `w`.
+    col_elim: [[[u64; W]; 21]; W],
+    /// Claiming from a column: `box_minus_col[w][c]` is the box of word `w` holding layout
+    /// column `c`, minus that column.
+    box_minus_col: [[u64; 21]; W],
 }
 
 const fn build_tables() -> Tables {
@@ -89,10 +119,18 @@ const fn build_tables() -> Tables {
         cell: [u16::MAX; W * 64],
         peers: [[0; W]; W * 64],
         all: [0; W],
-        row_box: [(0, 0); 86],
         interior: [[0; W]; 5],
         boundary: [[0; W]; 5],
         shared: [0; W],
+        centre: [0; W],
+        row_starts: [0; W],
+        boxes: [0; W],
+        row_elim: [[0; 21]; W],
+        box_minus_row: [[0; 21]; W],
+        rows: [(0, 0); 45],
+        rows_start: [0; W + 1],
+        col_elim: [[[0; W]; 21]; W],
+        box_minus_col: [[0; 21]; W],
     };
     let mut i = 0;
     while i < 369 {
@@ -103,36 +141,97 @@ const fn build_tables() -> Tables {
         t.all[p / 64] |= 1 << (p % 64);
         i += 1;
     }
-    // Peers: the union of the cell's houses.
+    // House masks; peers are the union of a cell's houses.
+    let mut masks = [[0u64; W]; 131];
     let mut h = 0;
-    let mut rb = 0;
     while h < 131 {
         let cells = super::HOUSE_CELLS[h];
-        let mut mask = [0u64; W];
         let mut j = 0;
         while j < 9 {
             let p = t.pos[cells[j] as usize] as usize;
-            mask[p / 64] |= 1 << (p % 64);
+            masks[h][p / 64] |= 1 << (p % 64);
             j += 1;
-        }
-        if super::HOUSE_INFO[h].1 != 1 {
-            let w = t.pos[cells[0] as usize] as usize / 64;
-            t.row_box[rb] = (w as u8, mask[w]);
-            rb += 1;
         }
         let mut j = 0;
         while j < 9 {
             let p = t.pos[cells[j] as usize] as usize;
             let mut w = 0;
             while w < W {
-                t.peers[p][w] |= mask[w];
+                t.peers[p][w] |= masks[h][w];
                 w += 1;
             }
             j += 1;
         }
         h += 1;
     }
-    assert!(rb == 86);
+    let mut p = 0;
+    while p < W * 64 {
+        t.peers[p][p / 64] &= !(1 << (p % 64));
+        p += 1;
+    }
+    // Per-word lists of rows and boxes.
+    let mut nrows = 0;
+    let mut w = 0;
+    while w < W {
+        t.rows_start[w] = nrows as u8;
+        let mut h = 0;
+        while h < 131 {
+            let first = super::HOUSE_CELLS[h][0] as usize;
+            let (lr, lc) = (
+                super::CELL_RC[first].0 as usize,
+                super::CELL_RC[first].1 as usize,
+            );
+            let kind = super::HOUSE_INFO[h].1;
+            if kind != 1 && lr / 3 == w {
+                let r = lr % 3;
+                let bc0 = lc / 3;
+                if kind == 0 {
+                    t.row_starts[w] |= 1 << (21 * r + 3 * bc0);
+                    t.rows[nrows] = (r as u8, bc0 as u8);
+                    nrows += 1;
+                    let mut j = 0;
+                    while j < 3 {
+                        let seg = 7u64 << (21 * r + 3 * (bc0 + j));
+                        t.row_elim[w][r * 7 + bc0 + j] |= masks[h][w] & !seg;
+                        j += 1;
+                    }
+                } else {
+                    t.boxes[w] |= 1 << (3 * bc0);
+                    let mut r = 0;
+                    while r < 3 {
+                        t.box_minus_row[w][r * 7 + bc0] =
+                            masks[h][w] & !(7u64 << (21 * r + 3 * bc0));
+                        r += 1;
+                    }
+                    let mut j = 0;
+                    while j < 3 {
+                        let c = 3 * bc0 + j;
+                        t.box_minus_col[w][c] = masks[h][w] & !(LANES3 << c);
+                        j += 1;
+                    }
+                }
+            }
+            if kind == 1 && w == 0 {
+                // A column spans three words; for each, the rest of the column.
+                let b0 = lr / 3;
+                let mut k = b0;
+                while k < b0 + 3 {
+                    let mut i = 0;
+                    while i < W {
+                        if i != k {
+                            t.col_elim[k][lc][i] |= masks[h][i];
+                        }
+                        i += 1;
+                    }
+                    k += 1;
+                }
+            }
+            h += 1;
+        }
+        w += 1;
+    }
+    t.rows_start[W] = nrows as u8;
+    assert!(nrows == 45);
     let mut g = 0;
     while g < 5 {
         let mut i = 0;
@@ -140,6 +239,9 @@ const fn build_tables() -> Tables {
             let c = super::GRID_CELLS[g][i] as usize;
             let p = t.pos[c] as usize;
             let bit = 1u64 << (p % 64);
+            if g == 2 {
+                t.centre[p / 64] |= bit;
+            }
             if super::CELL_GRIDS[c][1].0 == super::NO_GRID {
                 t.interior[g][p / 64] |= bit;
             } else {
@@ -149,11 +251,6 @@ const fn build_tables() -> Tables {
             i += 1;
         }
         g += 1;
-    }
-    let mut p = 0;
-    while p < W * 64 {
-        t.peers[p][p / 64] &= !(1 << (p % 64));
-        p += 1;
     }
     t
 }
@@ -169,10 +266,21 @@ const COLUMN_BLOCKS: [(usize, u64); 3] = [
     (4, 0x1ff | 0x1ff << 12),
 ];
 
+/// The lanes set in exactly one of `a`, `b`, `c`.
+#[inline]
+fn exactly_one(a: u64, b: u64, c: u64) -> u64 {
+    (a | b | c) & !((a & b) | (a & c) | (b & c))
+}
+
 impl State {
+    /// Never equal to a plane word (bit 63 is never set), so every word starts out unseen.
+    const UNSEEN: [[u64; W]; 9] = [[u64::MAX; W]; 9];
+
     const START: State = State {
         planes: [T.all; 9],
         unsolved: T.all,
+        seen_singles: State::UNSEEN,
+        seen_locked: State::UNSEEN,
     };
 
     /// Puts digit index `d` at position `p`. Returns false if `d` is not possible there.
@@ -195,102 +303,277 @@ impl State {
         true
     }
 
-    /// Applies naked and hidden singles until nothing changes. Returns false on a
-    /// contradiction (a cell with no candidate, or a digit with no place in a house).
+    /// Applies naked singles, hidden singles and locked candidates until nothing changes.
+    /// Returns false on a contradiction (a cell with no candidate, or a digit with no place
+    /// in a house).
     fn propagate(&mut self) -> bool {
         loop {
-            // Naked singles, with bit-sliced candidate counting over the nine planes.
-            loop {
-                let mut one = [0u64; W];
-                let mut two = [0u64; W];
-                for plane in &self.planes {
-                    for i in 0..W {
-                        two[i] |= one[i] & plane[i];
-                        one[i] |= plane[i];
-                    }
-                }
-                let mut any = 0u64;
-                let mut empty = 0u64;
-                let mut singles = [0u64; W];
-                for i in 0..W {
-                    empty |= self.unsolved[i] & !one[i];
-                    singles[i] = self.unsolved[i] & one[i] & !two[i];
-                    any |= singles[i];
-                }
-                if empty != 0 {
-                    return false;
-                }
-                if any == 0 {
-                    break;
-                }
-                for (w, &s) in singles.iter().enumerate() {
-                    let mut s = s;
-                    while s != 0 {
-                        let b = s.trailing_zeros() as usize;
-                        s &= s - 1;
-                        let bit = 1u64 << b;
-                        // A single placed earlier in this sweep may have emptied this cell.
-                        let Some(d) = (0..9).find(|&d| self.planes[d][w] & bit != 0) else {
-                            return false;
-                        };
-                        if self.unsolved[w] & bit != 0 {
-                            self.place(w * 64 + b, d);
-                        }
-                    }
-                }
-                if self.unsolved.iter().all(|&u| u == 0) {
-                    return true;
-                }
+            if !self.naked_singles() {
+                return false;
             }
-            // Hidden singles: a digit with one place left in a house.
-            let mut changed = false;
-            for d in 0..9 {
-                for &(w, mask) in T.row_box.iter() {
-                    let w = w as usize;
-                    let m = self.planes[d][w] & mask;
-                    if m == 0 {
-                        return false;
-                    }
-                    if m & (m - 1) == 0 && m & self.unsolved[w] != 0 {
-                        self.place(w * 64 + m.trailing_zeros() as usize, d);
-                        changed = true;
-                    }
-                }
-                for &(b0, lanes) in COLUMN_BLOCKS.iter() {
-                    // Count each column's candidates over the nine rows (saturating at two).
-                    let (mut one, mut two) = (0u64, 0u64);
-                    for w in b0..b0 + 3 {
-                        let x = self.planes[d][w];
-                        for k in 0..3 {
-                            let s = (x >> (21 * k)) & ROW21;
-                            two |= one & s;
-                            one |= s;
-                        }
-                    }
-                    if lanes & !one != 0 {
-                        return false;
-                    }
-                    let e = one & !two & lanes;
-                    if e != 0 {
-                        let spread = e * LANES3;
-                        for w in b0..b0 + 3 {
-                            let mut s = self.planes[d][w] & spread & self.unsolved[w];
-                            while s != 0 {
-                                let b = s.trailing_zeros() as usize;
-                                s &= s - 1;
-                                if !self.place(w * 64 + b, d) {
-                                    return false;
-                                }
-                                changed = true;
-                            }
-                        }
-                    }
-                }
+            if self.is_solved() {
+                return true;
             }
-            if !changed {
+            match self.hidden_singles() {
+                None => return false,
+                Some(true) => continue,
+                Some(false) => {}
+            }
+            if !self.locked_candidates() {
                 return true;
             }
         }
+    }
+
+    /// Places naked singles until there are none. False on a contradiction.
+    #[inline(never)]
+    fn naked_singles(&mut self) -> bool {
+        loop {
+            // Bit-sliced candidate counting over the nine planes.
+            let mut one = [0u64; W];
+            let mut two = [0u64; W];
+            for plane in &self.planes {
+                for i in 0..W {
+                    two[i] |= one[i] & plane[i];
+                    one[i] |= plane[i];
+                }
+            }
+            let mut any = 0u64;
+            let mut empty = 0u64;
+            let mut singles = [0u64; W];
+            for i in 0..W {
+                empty |= self.unsolved[i] & !one[i];
+                singles[i] = self.unsolved[i] & one[i] & !two[i];
+                any |= singles[i];
+            }
+            if empty != 0 {
+                return false;
+            }
+            if any == 0 {
+                return true;
+            }
+            for (w, &s) in singles.iter().enumerate() {
+                let mut s = s;
+                while s != 0 {
+                    let b = s.trailing_zeros() as usize;
+                    s &= s - 1;
+                    let bit = 1u64 << b;
+                    // A single placed earlier in this sweep may have emptied this cell.
+                    let Some(d) = (0..9).find(|&d| self.planes[d][w] & bit != 0) else {
+                        return false;
+                    };
+                    if self.unsolved[w] & bit != 0 {
+                        self.place(w * 64 + b, d);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The band words of digit `d` that changed since `seen`, as a bit mask.
+    #[inline]
+    fn dirty(&self, d: usize, seen: &[[u64; W]; 9]) -> u32 {
+        let mut m = 0;
+        for w in 0..W {
+            if self.planes[d][w] != seen[d][w] {
+                m |= 1 << w;
+            }
+        }
+        m
+    }
+
+    /// Places hidden singles (a digit with one place left in a house), looking only at band
+    /// words that changed since they were last found complete. `None` on a contradiction,
+    /// else whether anything was placed.
+    #[inline(never)]
+    fn hidden_singles(&mut self) -> Option<bool> {
+        let mut changed = false;
+        for d in 0..9 {
+            let dirty = self.dirty(d, &self.seen_singles);
+            if dirty == 0 {
+                continue;
+            }
+            let mut placed = false;
+            let mut dw = dirty;
+            while dw != 0 {
+                let w = dw.trailing_zeros() as usize;
+                dw &= dw - 1;
+                // All boxes and grid rows of the word at once. Per 3-cell row segment (flag
+                // at its first bit): `a` = holds a candidate, `m` = holds two or more.
+                let x = self.planes[d][w];
+                let (x1, x2) = (x >> 1, x >> 2);
+                let a = (x | x1 | x2) & SEG_STARTS;
+                let m = ((x & x1) | (x & x2) | (x1 & x2)) & SEG_STARTS;
+                // Boxes: the three segments of a box are 21 bits apart.
+                let (a1, a2) = (a >> 21, a >> 42);
+                let box_any = a | a1 | a2;
+                let box_multi = m | m >> 21 | m >> 42 | (a & a1) | (a & a2) | (a1 & a2);
+                let boxes = T.boxes[w];
+                // Grid rows: the three segments of a row are 3 bits apart.
+                let (a3, a6) = (a >> 3, a >> 6);
+                let row_any = a | a3 | a6;
+                let row_multi = m | m >> 3 | m >> 6 | (a & a3) | (a & a6) | (a3 & a6);
+                let rows = T.row_starts[w];
+                if (boxes & !box_any) | (rows & !row_any) != 0 {
+                    return None;
+                }
+                let box_single = box_any & !box_multi & boxes;
+                let row_single = row_any & !row_multi & rows;
+                // Back from flags to cells (grid rows may overlap, so no multiplication).
+                let r3 = row_single | row_single << 3 | row_single << 6;
+                let spread = (box_single * (7 * LANES3)) | r3 | r3 << 1 | r3 << 2;
+                let mut s = x & spread & self.unsolved[w];
+                while s != 0 {
+                    let b = s.trailing_zeros() as usize;
+                    s &= s - 1;
+                    // Two singles may clash (one box, one row): the second fails.
+                    if !self.place(w * 64 + b, d) {
+                        return None;
+                    }
+                    placed = true;
+                }
+            }
+            for &(b0, lanes) in COLUMN_BLOCKS.iter() {
+                if dirty & (7 << b0) == 0 {
+                    continue;
+                }
+                // Count each column's candidates over the nine rows (saturating at two).
+                let (mut one, mut two) = (0u64, 0u64);
+                for w in b0..b0 + 3 {
+                    let x = self.planes[d][w];
+                    for k in 0..3 {
+                        let s = (x >> (21 * k)) & ROW21;
+                        two |= one & s;
+                        one |= s;
+                    }
+                }
+                if lanes & !one != 0 {
+                    return None;
+                }
+                let e = one & !two & lanes;
+                if e != 0 {
+                    let spread = e * LANES3;
+                    for w in b0..b0 + 3 {
+                        let mut s = self.planes[d][w] & spread & self.unsolved[w];
+                        while s != 0 {
+                            let b = s.trailing_zeros() as usize;
+                            s &= s - 1;
+                            if !self.place(w * 64 + b, d) {
+                                return None;
+                            }
+                            placed = true;
+                        }
+                    }
+                }
+            }
+            if placed {
+                changed = true;
+            } else {
+                self.seen_singles[d] = self.planes[d];
+            }
+        }
+        Some(changed)
+    }
+
+    /// Locked candidates (pointing and claiming, between a box and a grid row or column),
+    /// looking only at band words that changed since they were last found complete. Returns
+    /// whether any candidate was removed. A box shared by two grids points along the rows
+    /// and columns of both.
+    #[inline(never)]
+    fn locked_candidates(&mut self) -> bool {
+        let mut changed = false;
+        for d in 0..9 {
+            let dirty = self.dirty(d, &self.seen_locked);
+            if dirty == 0 {
+                continue;
+            }
+            let before = self.planes[d];
+            let mut dw = dirty;
+            while dw != 0 {
+                let w = dw.trailing_zeros() as usize;
+                dw &= dw - 1;
+                let x = self.planes[d][w] & self.unsolved[w];
+                if x == 0 {
+                    continue;
+                }
+                // Which 3-cell row segments hold a candidate.
+                let seg = (x | x >> 1 | x >> 2) & SEG_STARTS;
+                // Pointing along a row: a box whose candidates lie in one of its rows.
+                let (f0, f1, f2) = (seg & BOX_COLS, (seg >> 21) & BOX_COLS, seg >> 42);
+                let mut one = exactly_one(f0, f1, f2) & T.boxes[w];
+                while one != 0 {
+                    let b = one.trailing_zeros() as usize;
+                    one &= one - 1;
+                    let r = if f0 >> b & 1 != 0 {
+                        0
+                    } else if f1 >> b & 1 != 0 {
+                        1
+                    } else {
+                        2
+                    };
+                    self.planes[d][w] &= !T.row_elim[w][r * 7 + b / 3];
+                }
+                // Claiming from a row: a grid row whose candidates lie in one box.
+                let (lo, hi) = (T.rows_start[w] as usize, T.rows_start[w + 1] as usize);
+                for &(r, bc0) in &T.rows[lo..hi] {
+                    let (r, bc0) = (r as usize, bc0 as usize);
+                    let v = (seg >> (21 * r + 3 * bc0)) & 0b1_001_001;
+                    if v != 0 && v & (v - 1) == 0 {
+                        let bc = bc0 + v.trailing_zeros() as usize / 3;
+                        self.planes[d][w] &= !T.box_minus_row[w][r * 7 + bc];
+                    }
+                }
+                // Pointing along a column: a box whose candidates lie in one of its columns.
+                let z = (x | x >> 21 | x >> 42) & ROW21;
+                let (c0, c1, c2) = (z & BOX_COLS, (z >> 1) & BOX_COLS, (z >> 2) & BOX_COLS);
+                let mut one = exactly_one(c0, c1, c2) & T.boxes[w];
+                while one != 0 {
+                    let b = one.trailing_zeros() as usize;
+                    one &= one - 1;
+                    let c = if c0 >> b & 1 != 0 {
+                        b
+                    } else if c1 >> b & 1 != 0 {
+                        b + 1
+                    } else {
+                        b + 2
+                    };
+                    let elim = &T.col_elim[w][c];
+                    for i in 0..W {
+                        self.planes[d][i] &= !elim[i];
+                    }
+                }
+            }
+            // Claiming from a column: a grid column whose candidates lie in one box.
+            for &(b0, lanes) in COLUMN_BLOCKS.iter() {
+                if dirty & (7 << b0) == 0 {
+                    continue;
+                }
+                let fold = |w: usize| {
+                    let x = self.planes[d][w] & self.unsolved[w];
+                    (x | x >> 21 | x >> 42) & ROW21
+                };
+                let (a, b, c) = (fold(b0), fold(b0 + 1), fold(b0 + 2));
+                let mut one = exactly_one(a, b, c) & lanes;
+                while one != 0 {
+                    let l = one.trailing_zeros() as usize;
+                    one &= one - 1;
+                    let k = if a >> l & 1 != 0 {
+                        b0
+                    } else if b >> l & 1 != 0 {
+                        b0 + 1
+                    } else {
+                        b0 + 2
+                    };
+                    self.planes[d][k] &= !T.box_minus_col[k][l];
+                }
+            }
+            if self.planes[d] != before {
+                changed = true;
+            } else {
+                self.seen_locked[d] = self.planes[d];
+            }
+        }
+        changed
     }
 
     /// Among the unsolved positions in `mask`, the one with the fewest candidates (the first
@@ -568,7 +851,10 @@ impl SamuraiSolver {
         if state.is_solved() {
             return Some(state);
         }
-        let (p, mut digits) = state.branch_in(&T.all)?;
+        let (p, mut digits) = state
+            .branch_in(&T.shared)
+            .or_else(|| state.branch_in(&T.centre))
+            .or_else(|| state.branch_in(&T.all))?;
         while digits != 0 {
             // Pick one of the remaining candidates uniformly.
             let k = below(rng, digits.count_ones());
