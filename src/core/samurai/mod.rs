@@ -43,10 +43,12 @@ use super::index::{Cell, Digit, HouseKind};
 
 pub mod format;
 pub mod generator;
+pub mod logic;
 pub mod solver;
 
 pub use format::{SamuraiForm, SamuraiParseError, SamuraiParseErrorKind};
 pub use generator::{GeneratedSamurai, SamuraiGenerator, SamuraiSymmetry};
+pub use logic::{SamuraiGrade, SamuraiGrader, SamuraiStep, SamuraiTechnique};
 pub use solver::{SamuraiOutcome, SamuraiSolver};
 
 /// Side of the 21x21 layout.
@@ -207,6 +209,18 @@ impl SamuraiCell {
         }
     }
 
+    /// The cell's name as seen from grid `g`: `gNrNcN` in `g` when `g` holds the cell, else
+    /// its usual name.
+    pub fn name_in(self, g: SubGrid) -> CellName {
+        match self.in_grid(g) {
+            Some(c) => CellName(g, c),
+            None => {
+                let (g, c) = self.primary();
+                CellName(g, c)
+            }
+        }
+    }
+
     /// True for the 36 cells that lie in two grids.
     #[inline]
     pub const fn is_shared(self) -> bool {
@@ -224,6 +238,22 @@ impl SamuraiCell {
     /// Iterator over all 369 cells.
     pub fn all() -> impl Iterator<Item = SamuraiCell> {
         (0..369u16).map(SamuraiCell)
+    }
+}
+
+/// A cell named in one of its grids; prints as `gNrNcN`. See [`SamuraiCell::name_in`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CellName(pub SubGrid, pub Cell);
+
+impl fmt::Display for CellName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "g{}r{}c{}",
+            self.0.number(),
+            self.1.row() + 1,
+            self.1.col() + 1
+        )
     }
 }
 
