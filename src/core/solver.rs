@@ -2,7 +2,7 @@
 //! copy-on-branch depth-first search on the cell with the fewest candidates, and solution
 //! counting up to a limit.
 //!
-//! The state is nine digit planes, one [`CellSet`]-shaped `u128` per digit, plus the set of
+//! The state is nine digit planes, one `CellSet`-shaped `u128` per digit, plus the set of
 //! unsolved cells. A plane holds the cells where its digit is still possible, *including* the
 //! cells already solved with that digit, so the solution is read straight off the planes.
 //!
@@ -11,7 +11,7 @@
 //! unsolved  bit c set  <=>  cell c has no digit yet
 //! ```
 //!
-//! Branching copies the whole [`State`] (a few cache lines, `Copy`); nothing is allocated.
+//! Branching copies the whole `State` (a few cache lines, `Copy`); nothing is allocated.
 
 use super::grid::Grid;
 use super::index::{Cell, Digit, HOUSE_SETS, PEERS};
