@@ -54,13 +54,13 @@ pub(crate) fn fish(b: &Board, f: &mut Finding, degree: u32) -> bool {
                     }
                     let mut union = 0u16;
                     let mut ok = true;
-                    for o in 0..9 {
+                    for (o, line_pos) in pos.iter().enumerate() {
                         if sel & (1 << o) != 0 {
-                            if pos[o][d].count_ones() < 2 {
+                            if line_pos[d].count_ones() < 2 {
                                 ok = false;
                                 break;
                             }
-                            union |= pos[o][d];
+                            union |= line_pos[d];
                         }
                     }
                     if !ok || union.count_ones() != degree {
@@ -84,9 +84,9 @@ pub(crate) fn fish(b: &Board, f: &mut Finding, degree: u32) -> bool {
                         continue;
                     }
                     f.digits = bit;
-                    for o in 0..9 {
+                    for (o, &line) in lines.iter().enumerate() {
                         if sel & (1 << o) != 0 {
-                            f.house(lines[o]);
+                            f.house(line);
                         }
                     }
                     for o in 0..9u8 {

@@ -658,7 +658,11 @@ impl SamuraiGrader {
         SamuraiGrid::from_values(self.board.values).unwrap_or_default()
     }
 
-    fn run(&mut self, puzzle: &SamuraiGrid, mut steps: Option<&mut Vec<SamuraiStep>>) -> SamuraiGrade {
+    fn run(
+        &mut self,
+        puzzle: &SamuraiGrid,
+        mut steps: Option<&mut Vec<SamuraiStep>>,
+    ) -> SamuraiGrade {
         self.board.load(puzzle);
         let mut grade = SamuraiGrade {
             er: 0,

@@ -95,9 +95,9 @@ pub(crate) fn hidden_subset(b: &Board, f: &mut Finding, degree: u32, direct: boo
             let cells = &HOUSE_CELLS[h];
             let mut pos = [0u16; 9];
             let mut usable = 0u16;
-            for d in 0..9 {
-                pos[d] = b.positions(h, 1 << d);
-                let n = pos[d].count_ones();
+            for (d, p) in pos.iter_mut().enumerate() {
+                *p = b.positions(h, 1 << d);
+                let n = p.count_ones();
                 if n >= 2 && n <= degree {
                     usable |= 1 << d;
                 }
