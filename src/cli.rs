@@ -65,6 +65,12 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = InputFormatArg::Auto)]
     pub input_format: InputFormatArg,
 
+    /// Puzzle variant. `samurai`: five overlapping 9x9 grids; each record is a 405-cell
+    /// line, five 81-cell lines, or a 21-line block of the 21x21 layout, recognised by its
+    /// first line.
+    #[arg(long, value_enum, default_value_t = VariantArg::Classic)]
+    pub variant: VariantArg,
+
     /// Compare each solution with the input's solution column (CSV input); adds a `check`
     /// column: `ok`, `mismatch`, or empty when there is nothing to compare.
     #[arg(long)]
@@ -158,6 +164,15 @@ pub enum FormatArg {
     Jsonl,
 }
 
+/// `--variant` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum VariantArg {
+    /// Classic 9x9 Sudoku.
+    Classic,
+    /// Samurai Sudoku: five 9x9 grids, the centre sharing a box with each corner grid.
+    Samurai,
+}
+
 /// `--input-format` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum InputFormatArg {
@@ -235,6 +250,18 @@ mod tests {
         assert_eq!(
             solve(&["x", "--input-format", "line"]).input_format,
             InputFormatArg::Line
+        );
+    }
+
+    #[test]
+    fn variant_parses() {
+        assert_eq!(solve(&["x"]).variant, VariantArg::Classic);
+        assert_eq!(
+            solve(&["x", "--variant", "samurai"]).variant,
+            VariantArg::Samurai
+        );
+        assert!(
+            Cli::try_parse_from(["sudoku-batch", "solve", "x", "--variant", "killer"]).is_err()
         );
     }
 

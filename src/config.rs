@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::cli::{BenchArgs, FormatArg, InputFormatArg, Shard, SolveArgs};
+use crate::cli::{BenchArgs, FormatArg, InputFormatArg, Shard, SolveArgs, VariantArg};
 use crate::error::Error;
 use crate::io::OutputFormat;
 pub use crate::pipeline::bench::BenchConfig;
@@ -46,6 +46,8 @@ pub enum InputFormat {
     Csv,
     /// Nine-line grid blocks.
     Grid,
+    /// Samurai records (`--variant samurai`), each in one of its three forms.
+    Samurai,
 }
 
 /// Everything `solve` needs, checked.
@@ -114,6 +116,19 @@ impl SolveConfig {
                 "--shard splits a file by byte ranges; it needs a file input, not stdin".into(),
             ));
         }
+        let samurai = a.variant == VariantArg::Samurai;
+        if samurai && a.input_format != InputFormatArg::Auto {
+            return Err(Error::Usage(
+                "--input-format applies to classic puzzles; samurai records are recognised by \
+                 their form (405-cell line, five 81-cell lines, or 21-line block)"
+                    .into(),
+            ));
+        }
+        if samurai && a.check {
+            return Err(Error::Usage(
+                "--check compares with a CSV solution column; samurai input has none".into(),
+            ));
+        }
         Ok(SolveConfig {
             input,
             output,
@@ -126,6 +141,7 @@ impl SolveConfig {
             },
             header: !a.no_header,
             input_format: match a.input_format {
+                _ if samurai => InputFormat::Samurai,
                 InputFormatArg::Auto => InputFormat::Auto,
                 InputFormatArg::Line => InputFormat::Line,
                 InputFormatArg::Csv => InputFormat::Csv,

@@ -103,6 +103,7 @@ pub fn load_puzzles(spec: &InputSpec) -> Result<(Vec<Grid>, usize), Error> {
                     .filter(|&(_, end)| end == rec.text.trim_ascii().len())
                     .map(|(g, _)| g),
                 CellsKind::Block => Grid::parse_cells(rec.text).ok(),
+                CellsKind::Samurai(_) => None,
             };
             match parsed.filter(|g| g.check_givens().is_ok()) {
                 Some(g) => grids.push(g),

@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod engine;
 pub mod progress;
+pub mod samurai;
 pub mod solve;
 pub mod summary;
 

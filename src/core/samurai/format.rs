@@ -21,7 +21,7 @@
 
 use std::fmt;
 
-use super::{GRID_CELLS, LAYOUT, NO_CELL, SamuraiConflict, SamuraiGrid, SharedMismatch, SubGrid};
+use super::{LAYOUT, NO_CELL, SamuraiConflict, SamuraiGrid, SharedMismatch};
 use crate::core::grid::{is_blank, is_tail_separator};
 
 /// The three record forms.
@@ -272,10 +272,9 @@ fn five_grid_position(form: SamuraiForm, g: usize, i: usize) -> (usize, usize) {
     }
 }
 
-/// Joins the 405 five-grid values and checks shared cells and houses, with positions for
-/// errors.
-fn finish(values: &[u8; 405], form: SamuraiForm) -> Result<SamuraiGrid, SamuraiParseError> {
-    let grid = SamuraiGrid::from_five_grid_values(values).map_err(|m| {
+/// Joins the 405 five-grid values, checking the shared cells, with positions for errors.
+fn join(values: &[u8; 405], form: SamuraiForm) -> Result<SamuraiGrid, SamuraiParseError> {
+    SamuraiGrid::from_five_grid_values(values).map_err(|m| {
         // Point at the copy in the higher-numbered grid.
         let (g, c) = m.cell.secondary().unwrap_or(m.cell.primary());
         let (line, col) = five_grid_position(form, g.index(), c.index());
@@ -284,11 +283,12 @@ fn finish(values: &[u8; 405], form: SamuraiForm) -> Result<SamuraiGrid, SamuraiP
             col,
             kind: SamuraiParseErrorKind::SharedMismatch(m),
         }
-    })?;
-    check(grid, form)
+    })
 }
 
-fn check(grid: SamuraiGrid, form: SamuraiForm) -> Result<SamuraiGrid, SamuraiParseError> {
+/// Checks that `grid`'s givens break no rule, reporting the first digit twice in a house
+/// with the position (in a record of `form`) of its second cell.
+pub fn check_givens(grid: &SamuraiGrid, form: SamuraiForm) -> Result<(), SamuraiParseError> {
     grid.check_givens().map_err(|c| {
         let g = c.house.grid();
         let local = c.cell.in_grid(g).unwrap_or(c.cell.primary().1);
@@ -298,17 +298,29 @@ fn check(grid: SamuraiGrid, form: SamuraiForm) -> Result<SamuraiGrid, SamuraiPar
             col,
             kind: SamuraiParseErrorKind::Conflict(c),
         }
-    })?;
-    Ok(grid)
+    })
+}
+
+fn checked<T>(
+    r: Result<(SamuraiGrid, T), SamuraiParseError>,
+    form: SamuraiForm,
+) -> Result<(SamuraiGrid, T), SamuraiParseError> {
+    let (g, t) = r?;
+    check_givens(&g, form)?;
+    Ok((g, t))
 }
 
 /// Parses a 405-cell line: the five grids' cells, then the end or a separator (space, tab,
 /// `,`, `;`, `#`, `|`) and a tail. Returns the grid and the byte offset where the tail starts
 /// (after the separator), or `line.len()`.
 pub fn parse_line(line: &[u8]) -> Result<(SamuraiGrid, usize), SamuraiParseError> {
+    checked(read_line(line), SamuraiForm::Line)
+}
+
+fn read_line(line: &[u8]) -> Result<(SamuraiGrid, usize), SamuraiParseError> {
     let mut values = [0u8; 405];
     let tail = read_cells(line, &mut values, true, 0)?;
-    Ok((finish(&values, SamuraiForm::Line)?, tail))
+    Ok((join(&values, SamuraiForm::Line)?, tail))
 }
 
 /// Parses five lines of 81 cells (top-left, top-right, centre, bottom-left, bottom-right).
@@ -316,6 +328,10 @@ pub fn parse_line(line: &[u8]) -> Result<(SamuraiGrid, usize), SamuraiParseError
 /// whitespace. Returns the grid and the offset of the tail in the first line (or its length).
 /// Fewer than five lines is an error.
 pub fn parse_five_lines(lines: &[&[u8]]) -> Result<(SamuraiGrid, usize), SamuraiParseError> {
+    checked(read_five_lines(lines), SamuraiForm::FiveLines)
+}
+
+fn read_five_lines(lines: &[&[u8]]) -> Result<(SamuraiGrid, usize), SamuraiParseError> {
     let mut values = [0u8; 405];
     let mut tail = 0;
     for g in 0..5 {
@@ -334,12 +350,18 @@ pub fn parse_five_lines(lines: &[&[u8]]) -> Result<(SamuraiGrid, usize), Samurai
             tail = t;
         }
     }
-    Ok((finish(&values, SamuraiForm::FiveLines)?, tail))
+    Ok((join(&values, SamuraiForm::FiveLines)?, tail))
 }
 
 /// Parses a 21-line block of the 21x21 layout. Fewer than 21 lines is an error; lines after
 /// the 21st are not looked at.
 pub fn parse_block(lines: &[&[u8]]) -> Result<SamuraiGrid, SamuraiParseError> {
+    let g = read_block(lines)?;
+    check_givens(&g, SamuraiForm::Block)?;
+    Ok(g)
+}
+
+fn read_block(lines: &[&[u8]]) -> Result<SamuraiGrid, SamuraiParseError> {
     use SamuraiParseErrorKind as K;
     let mut cells = [0u8; 369];
     for (r, layout_row) in LAYOUT.iter().enumerate() {
@@ -389,22 +411,29 @@ pub fn parse_block(lines: &[&[u8]]) -> Result<SamuraiGrid, SamuraiParseError> {
         }
     }
     // Values are 0..=9 by construction.
-    check(
-        SamuraiGrid::from_values(cells).unwrap_or_default(),
-        SamuraiForm::Block,
-    )
+    Ok(SamuraiGrid::from_values(cells).unwrap_or_default())
 }
 
 /// Parses one record of the given form from its lines (only as many as the form needs are
-/// looked at). Returns the grid and the tail's offset in the first line (the line's length
-/// when it has none; always the length for blocks).
+/// looked at), and checks its givens. Returns the grid and the tail's offset in the first
+/// line (the line's length when it has none; always the length for blocks).
 pub fn parse_record(
+    form: SamuraiForm,
+    lines: &[&[u8]],
+) -> Result<(SamuraiGrid, usize), SamuraiParseError> {
+    checked(read_record(form, lines), form)
+}
+
+/// Like [`parse_record`] without the house check: the cells are read and the shared cells
+/// compared, but a digit twice in a house is not looked for (see [`check_givens`]). For
+/// callers that show the puzzle of a record whose givens break a rule.
+pub fn read_record(
     form: SamuraiForm,
     lines: &[&[u8]],
 ) -> Result<(SamuraiGrid, usize), SamuraiParseError> {
     match form {
         SamuraiForm::Line => match lines.first() {
-            Some(line) => parse_line(line),
+            Some(line) => read_line(line),
             None => Err(SamuraiParseError {
                 line: 0,
                 col: 1,
@@ -414,24 +443,19 @@ pub fn parse_record(
                 },
             }),
         },
-        SamuraiForm::FiveLines => parse_five_lines(lines),
+        SamuraiForm::FiveLines => read_five_lines(lines),
         SamuraiForm::Block => {
-            let g = parse_block(lines)?;
+            let g = read_block(lines)?;
             Ok((g, lines.first().map_or(0, |l| l.len())))
         }
     }
-}
-
-/// The grid-local cell order of grid `g` as layout positions, for callers that lay out cells
-/// themselves.
-pub fn grid_cell_indices(g: SubGrid) -> &'static [u16; 81] {
-    &GRID_CELLS[g.index()]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::core::index::{Cell, Digit};
+    use crate::core::samurai::SubGrid;
 
     fn lines(text: &str) -> Vec<&[u8]> {
         text.lines().map(str::as_bytes).collect()
