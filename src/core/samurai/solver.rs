@@ -52,16 +52,15 @@ pub struct SamuraiOutcome {
 struct State {
     planes: [[u64; W]; 9],
     unsolved: [u64; W],
-    /// Per digit, the plane as it was when its hidden singles were last found complete: a
-    /// band word equal to it needs no new look (planes only lose bits).
-    seen_singles: [[u64; W]; 9],
-    /// The same for locked candidates.
-    seen_locked: [[u64; W]; 9],
+    /// Per digit, the plane as it was when its hidden singles and locked candidates were
+    /// last found complete: a band word equal to it needs no new look (planes only lose
+    /// bits).
+    seen: [[u64; W]; 9],
 }
 
 const _: () = assert!(
-    std::mem::size_of::<State>() == 1568,
-    "State is meant to stay 1568 bytes"
+    std::mem::size_of::<State>() == 1064,
+    "State is meant to stay 1064 bytes"
 );
 
 /// Bit position (`word * 64 + bit`) of a layout cell.
@@ -279,8 +278,7 @@ impl State {
     const START: State = State {
         planes: [T.all; 9],
         unsolved: T.all,
-        seen_singles: State::UNSEEN,
-        seen_locked: State::UNSEEN,
+        seen: State::UNSEEN,
     };
 
     /// Puts digit index `d` at position `p`. Returns false if `d` is not possible there.
@@ -307,6 +305,10 @@ impl State {
     /// Returns false on a contradiction (a cell with no candidate, or a digit with no place
     /// in a house).
     fn propagate(&mut self) -> bool {
+        self.propagate_with(true)
+    }
+
+    fn propagate_with(&mut self, locked: bool) -> bool {
         loop {
             if !self.naked_singles() {
                 return false;
@@ -314,13 +316,10 @@ impl State {
             if self.is_solved() {
                 return true;
             }
-            match self.hidden_singles() {
+            match self.singles_and_locked(locked) {
                 None => return false,
                 Some(true) => continue,
-                Some(false) => {}
-            }
-            if !self.locked_candidates() {
-                return true;
+                Some(false) => return true,
             }
         }
     }
@@ -382,32 +381,39 @@ impl State {
         m
     }
 
-    /// Places hidden singles (a digit with one place left in a house), looking only at band
-    /// words that changed since they were last found complete. `None` on a contradiction,
-    /// else whether anything was placed.
+    /// Hidden singles and (with `locked`) locked candidates, digit by digit, looking only at
+    /// band words that changed since the digit was last found complete. `None` on a
+    /// contradiction, else whether anything was placed or removed.
+    ///
+    /// Everything works on flags per 3-cell row segment of a word (bit at the segment's
+    /// first cell): `a` = holds a candidate, `m` = holds two or more. A box is three
+    /// segments 21 bits apart, a grid row three segments 3 bits apart; a column's lane
+    /// (21 bits per word) is folded over the nine rows of its three words. Solved cells count
+    /// as candidates of their digit, so a house holding its digit has exactly one and is
+    /// skipped by the locked rules (which need two or more).
     #[inline(never)]
-    fn hidden_singles(&mut self) -> Option<bool> {
+    fn singles_and_locked(&mut self, locked: bool) -> Option<bool> {
         let mut changed = false;
         for d in 0..9 {
-            let dirty = self.dirty(d, &self.seen_singles);
+            let dirty = self.dirty(d, &self.seen);
             if dirty == 0 {
                 continue;
             }
+            let before = self.planes[d];
             let mut placed = false;
             let mut dw = dirty;
             while dw != 0 {
                 let w = dw.trailing_zeros() as usize;
                 dw &= dw - 1;
-                // All boxes and grid rows of the word at once. Per 3-cell row segment (flag
-                // at its first bit): `a` = holds a candidate, `m` = holds two or more.
                 let x = self.planes[d][w];
                 let (x1, x2) = (x >> 1, x >> 2);
                 let a = (x | x1 | x2) & SEG_STARTS;
                 let m = ((x & x1) | (x & x2) | (x1 & x2)) & SEG_STARTS;
                 // Boxes: the three segments of a box are 21 bits apart.
-                let (a1, a2) = (a >> 21, a >> 42);
-                let box_any = a | a1 | a2;
-                let box_multi = m | m >> 21 | m >> 42 | (a & a1) | (a & a2) | (a1 & a2);
+                let (f0, f1, f2) = (a & BOX_COLS, (a >> 21) & BOX_COLS, a >> 42);
+                let box_any = f0 | f1 | f2;
+                let box_multi =
+                    ((m | m >> 21 | m >> 42) & BOX_COLS) | (f0 & f1) | (f0 & f2) | (f1 & f2);
                 let boxes = T.boxes[w];
                 // Grid rows: the three segments of a row are 3 bits apart.
                 let (a3, a6) = (a >> 3, a >> 6);
@@ -419,88 +425,26 @@ impl State {
                 }
                 let box_single = box_any & !box_multi & boxes;
                 let row_single = row_any & !row_multi & rows;
-                // Back from flags to cells (grid rows may overlap, so no multiplication).
-                let r3 = row_single | row_single << 3 | row_single << 6;
-                let spread = (box_single * (7 * LANES3)) | r3 | r3 << 1 | r3 << 2;
-                let mut s = x & spread & self.unsolved[w];
-                while s != 0 {
-                    let b = s.trailing_zeros() as usize;
-                    s &= s - 1;
-                    // Two singles may clash (one box, one row): the second fails.
-                    if !self.place(w * 64 + b, d) {
-                        return None;
-                    }
-                    placed = true;
-                }
-            }
-            for &(b0, lanes) in COLUMN_BLOCKS.iter() {
-                if dirty & (7 << b0) == 0 {
-                    continue;
-                }
-                // Count each column's candidates over the nine rows (saturating at two).
-                let (mut one, mut two) = (0u64, 0u64);
-                for w in b0..b0 + 3 {
-                    let x = self.planes[d][w];
-                    for k in 0..3 {
-                        let s = (x >> (21 * k)) & ROW21;
-                        two |= one & s;
-                        one |= s;
-                    }
-                }
-                if lanes & !one != 0 {
-                    return None;
-                }
-                let e = one & !two & lanes;
-                if e != 0 {
-                    let spread = e * LANES3;
-                    for w in b0..b0 + 3 {
-                        let mut s = self.planes[d][w] & spread & self.unsolved[w];
-                        while s != 0 {
-                            let b = s.trailing_zeros() as usize;
-                            s &= s - 1;
-                            if !self.place(w * 64 + b, d) {
-                                return None;
-                            }
-                            placed = true;
+                if box_single | row_single != 0 {
+                    // Back from flags to cells (grid rows may overlap: no multiplication).
+                    let r3 = row_single | row_single << 3 | row_single << 6;
+                    let spread = (box_single * (7 * LANES3)) | r3 | r3 << 1 | r3 << 2;
+                    let mut s = x & spread & self.unsolved[w];
+                    while s != 0 {
+                        let b = s.trailing_zeros() as usize;
+                        s &= s - 1;
+                        // Two singles may clash (one box, one row): the second fails.
+                        if !self.place(w * 64 + b, d) {
+                            return None;
                         }
+                        placed = true;
                     }
                 }
-            }
-            if placed {
-                changed = true;
-            } else {
-                self.seen_singles[d] = self.planes[d];
-            }
-        }
-        Some(changed)
-    }
-
-    /// Locked candidates (pointing and claiming, between a box and a grid row or column),
-    /// looking only at band words that changed since they were last found complete. Returns
-    /// whether any candidate was removed. A box shared by two grids points along the rows
-    /// and columns of both.
-    #[inline(never)]
-    fn locked_candidates(&mut self) -> bool {
-        let mut changed = false;
-        for d in 0..9 {
-            let dirty = self.dirty(d, &self.seen_locked);
-            if dirty == 0 {
-                continue;
-            }
-            let before = self.planes[d];
-            let mut dw = dirty;
-            while dw != 0 {
-                let w = dw.trailing_zeros() as usize;
-                dw &= dw - 1;
-                let x = self.planes[d][w] & self.unsolved[w];
-                if x == 0 {
+                if !locked {
                     continue;
                 }
-                // Which 3-cell row segments hold a candidate.
-                let seg = (x | x >> 1 | x >> 2) & SEG_STARTS;
                 // Pointing along a row: a box whose candidates lie in one of its rows.
-                let (f0, f1, f2) = (seg & BOX_COLS, (seg >> 21) & BOX_COLS, seg >> 42);
-                let mut one = exactly_one(f0, f1, f2) & T.boxes[w];
+                let mut one = exactly_one(f0, f1, f2) & box_multi & boxes;
                 while one != 0 {
                     let b = one.trailing_zeros() as usize;
                     one &= one - 1;
@@ -514,19 +458,24 @@ impl State {
                     self.planes[d][w] &= !T.row_elim[w][r * 7 + b / 3];
                 }
                 // Claiming from a row: a grid row whose candidates lie in one box.
-                let (lo, hi) = (T.rows_start[w] as usize, T.rows_start[w + 1] as usize);
-                for &(r, bc0) in &T.rows[lo..hi] {
-                    let (r, bc0) = (r as usize, bc0 as usize);
-                    let v = (seg >> (21 * r + 3 * bc0)) & 0b1_001_001;
-                    if v != 0 && v & (v - 1) == 0 {
-                        let bc = bc0 + v.trailing_zeros() as usize / 3;
-                        self.planes[d][w] &= !T.box_minus_row[w][r * 7 + bc];
-                    }
+                let mut one = exactly_one(a, a3, a6) & row_multi & rows;
+                while one != 0 {
+                    let b = one.trailing_zeros() as usize;
+                    one &= one - 1;
+                    let (r, bc0) = (b / 21, (b % 21) / 3);
+                    let bc = if a >> b & 1 != 0 {
+                        bc0
+                    } else if a3 >> b & 1 != 0 {
+                        bc0 + 1
+                    } else {
+                        bc0 + 2
+                    };
+                    self.planes[d][w] &= !T.box_minus_row[w][r * 7 + bc];
                 }
                 // Pointing along a column: a box whose candidates lie in one of its columns.
                 let z = (x | x >> 21 | x >> 42) & ROW21;
                 let (c0, c1, c2) = (z & BOX_COLS, (z >> 1) & BOX_COLS, (z >> 2) & BOX_COLS);
-                let mut one = exactly_one(c0, c1, c2) & T.boxes[w];
+                let mut one = exactly_one(c0, c1, c2) & box_multi & boxes;
                 while one != 0 {
                     let b = one.trailing_zeros() as usize;
                     one &= one - 1;
@@ -543,37 +492,58 @@ impl State {
                     }
                 }
             }
-            // Claiming from a column: a grid column whose candidates lie in one box.
             for &(b0, lanes) in COLUMN_BLOCKS.iter() {
                 if dirty & (7 << b0) == 0 {
                     continue;
                 }
-                let fold = |w: usize| {
-                    let x = self.planes[d][w] & self.unsolved[w];
-                    (x | x >> 21 | x >> 42) & ROW21
-                };
-                let (a, b, c) = (fold(b0), fold(b0 + 1), fold(b0 + 2));
-                let mut one = exactly_one(a, b, c) & lanes;
-                while one != 0 {
-                    let l = one.trailing_zeros() as usize;
-                    one &= one - 1;
-                    let k = if a >> l & 1 != 0 {
-                        b0
-                    } else if b >> l & 1 != 0 {
-                        b0 + 1
-                    } else {
-                        b0 + 2
-                    };
-                    self.planes[d][k] &= !T.box_minus_col[k][l];
+                // Per word: lanes holding a candidate, and holding two or more.
+                let mut fa = [0u64; 3];
+                let mut fm = [0u64; 3];
+                for k in 0..3 {
+                    let x = self.planes[d][b0 + k];
+                    let (x1, x2) = (x >> 21, x >> 42);
+                    fa[k] = (x | x1 | x2) & ROW21;
+                    fm[k] = ((x & x1) | (x & x2) | (x1 & x2)) & ROW21;
+                }
+                let any = fa[0] | fa[1] | fa[2];
+                let multi =
+                    fm[0] | fm[1] | fm[2] | (fa[0] & fa[1]) | (fa[0] & fa[2]) | (fa[1] & fa[2]);
+                if lanes & !any != 0 {
+                    return None;
+                }
+                let e = any & !multi & lanes;
+                if e != 0 {
+                    let spread = e * LANES3;
+                    for w in b0..b0 + 3 {
+                        let mut s = self.planes[d][w] & spread & self.unsolved[w];
+                        while s != 0 {
+                            let b = s.trailing_zeros() as usize;
+                            s &= s - 1;
+                            if !self.place(w * 64 + b, d) {
+                                return None;
+                            }
+                            placed = true;
+                        }
+                    }
+                }
+                if locked {
+                    // Claiming from a column: a grid column whose candidates lie in one box.
+                    let mut one = exactly_one(fa[0], fa[1], fa[2]) & multi & lanes;
+                    while one != 0 {
+                        let l = one.trailing_zeros() as usize;
+                        one &= one - 1;
+                        let k = (0..3).find(|&k| fa[k] >> l & 1 != 0).unwrap_or(0);
+                        self.planes[d][b0 + k] &= !T.box_minus_col[b0 + k][l];
+                    }
                 }
             }
-            if self.planes[d] != before {
+            if placed || self.planes[d] != before {
                 changed = true;
             } else {
-                self.seen_locked[d] = self.planes[d];
+                self.seen[d] = self.planes[d];
             }
         }
-        changed
+        Some(changed)
     }
 
     /// Among the unsolved positions in `mask`, the one with the fewest candidates (the first
@@ -816,7 +786,7 @@ impl SamuraiSolver {
     /// Counts the completions of grid `g`'s interior below `state` (whose shared cells of
     /// `g` are solved) into `sub_count`, up to the limit, keeping the first in `sub_first`.
     fn search_grid(&mut self, mut state: State, g: usize) {
-        if !state.propagate() {
+        if !state.propagate_with(false) {
             return;
         }
         let Some((p, mut digits)) = state.branch_in(&T.interior[g]) else {
