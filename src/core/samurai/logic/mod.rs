@@ -755,6 +755,47 @@ impl SamuraiGrader {
     }
 }
 
+/// Writes the solving path of `puzzle` for people: one numbered line per step with its
+/// rating, technique and what it placed or eliminated (cells as `gNrNcN`), then the ratings:
+///
+/// ```text
+///   1. (1.2) Hidden single in grid 1 box 3: g1r2c8=5
+///   2. (2.6) Pointing on 7 in grid 3 box 1 / grid 3 row 2: g3r2c5<>7, g3r2c9<>7
+/// ...
+/// ER 2.6, EP 1.2, ED 1.2, hardest: Pointing, level: hard
+/// ```
+///
+/// For a puzzle beyond these techniques the last line says how far they got. This is the
+/// text of `explain --variant samurai`; the steps themselves are in
+/// [`SamuraiGrader::grade_with_steps`].
+pub fn explain(puzzle: &SamuraiGrid, out: &mut String) -> SamuraiGrade {
+    let mut steps = Vec::new();
+    let grade = SamuraiGrader::new().grade_with_steps(puzzle, &mut steps);
+    let width = steps.len().to_string().len();
+    for (i, step) in steps.iter().enumerate() {
+        let _ = write!(out, "{:>width$}. (", i + 1);
+        let _ = write_rating(out, step.technique.rating());
+        let _ = writeln!(out, ") {step}");
+    }
+    if grade.solved {
+        let _ = write!(out, "ER ");
+        let _ = write_rating(out, grade.er);
+        let _ = write!(out, ", EP ");
+        let _ = write_rating(out, grade.ep);
+        let _ = write!(out, ", ED ");
+        let _ = write_rating(out, grade.ed);
+        let _ = writeln!(
+            out,
+            ", hardest: {}, level: {}",
+            grade.hardest.map_or("none", SamuraiTechnique::name),
+            grade.level()
+        );
+    } else {
+        let _ = writeln!(out, "{grade}");
+    }
+    grade
+}
+
 /// Houses of one kind in scanning order.
 pub(crate) fn houses_of(kind_code: u8) -> impl Iterator<Item = usize> {
     (0..131).filter(move |&h| kind(h) == kind_code)
@@ -780,6 +821,31 @@ mod tests {
             false
         });
         assert_eq!(seen, vec![0b00110, 0b10010, 0b10100]);
+    }
+
+    #[test]
+    fn explain_numbers_the_steps_and_ends_with_the_ratings() {
+        // A complete grid less three cells of one row: three steps, the last a full house.
+        let mut rng = <rand_xoshiro::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(3);
+        let full = super::super::SamuraiSolver::new()
+            .random_solution(&SamuraiGrid::EMPTY, &mut rng)
+            .unwrap();
+        let mut p = full;
+        for c in 0..3 {
+            p.set(SamuraiCell::new(c), None);
+        }
+        let mut text = String::new();
+        let grade = explain(&p, &mut text);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 4, "{text}");
+        assert!(lines[0].starts_with("1. (1."), "{text}");
+        assert!(
+            lines[2].starts_with("3. (1.0) Full house in grid 1 "),
+            "{text}"
+        );
+        assert_eq!(grade.steps, 3);
+        assert!(lines[3].starts_with("ER 1."), "{text}");
+        assert!(lines[3].ends_with("level: easy"), "{text}");
     }
 
     #[test]
