@@ -20,6 +20,9 @@ pub struct Cli {
 pub enum Command {
     /// Solve every puzzle in a file: one output row per input record, in input order.
     Solve(SolveArgs),
+    /// Show how a puzzle is solved by human techniques, step by step, with each step's
+    /// Sudoku Explainer rating, then the puzzle's ER/EP/ED.
+    Explain(ExplainArgs),
     /// Time the solver in-process on whole files (single thread by default) and print
     /// puzzles/s, time per puzzle and guesses per puzzle, median of several rounds.
     Bench(BenchArgs),
@@ -94,6 +97,46 @@ pub struct SolveArgs {
     /// header, so concatenating the N outputs gives the bytes of one unsharded run.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     pub shard: Option<Shard>,
+
+    /// Skip grading: leave the er, ep, ed, level and hardest columns empty.
+    #[arg(long)]
+    pub no_grade: bool,
+
+    /// Work budget for grading one puzzle, in work units (deterministic; the default is
+    /// about one second of work). A puzzle that needs more gets a lower bound: `>=X`.
+    #[arg(long, value_name = "UNITS", default_value_t = crate::core::grader::DEFAULT_BUDGET)]
+    pub grade_budget: u64,
+}
+
+/// Options of `explain`.
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The puzzle: 81 cells on the command line, `-` for standard input, or a file (its
+    /// first puzzle is explained).
+    #[arg(value_name = "PUZZLE|-|FILE")]
+    pub puzzle: String,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ExplainFormatArg::Text)]
+    pub format: ExplainFormatArg,
+
+    /// Puzzle variant (`samurai`: a 405-cell line on the command line, or the first samurai
+    /// record of the input in any of its three forms).
+    #[arg(long, value_enum, default_value_t = VariantArg::Classic)]
+    pub variant: VariantArg,
+
+    /// Work budget in work units (see `solve --grade-budget`).
+    #[arg(long, value_name = "UNITS", default_value_t = crate::core::grader::DEFAULT_BUDGET)]
+    pub grade_budget: u64,
+}
+
+/// `explain --format` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ExplainFormatArg {
+    /// Numbered steps, one per line, then the ratings.
+    Text,
+    /// One JSON object: the steps and the ratings.
+    Json,
 }
 
 /// Options of `bench`.
@@ -213,6 +256,49 @@ mod tests {
         assert_eq!(s.input_format, InputFormatArg::Auto);
         assert!(!s.no_header && !s.check && !s.quiet);
         assert!(s.output.is_none() && s.summary_json.is_none());
+        assert!(!s.no_grade);
+        assert_eq!(s.grade_budget, crate::core::grader::DEFAULT_BUDGET);
+    }
+
+    #[test]
+    fn grading_flags_parse() {
+        let s = solve(&["x", "--no-grade", "--grade-budget", "1000"]);
+        assert!(s.no_grade);
+        assert_eq!(s.grade_budget, 1000);
+        assert!(
+            Cli::try_parse_from(["sudoku-batch", "solve", "x", "--grade-budget", "-1"]).is_err()
+        );
+    }
+
+    #[test]
+    fn explain_flags_parse() {
+        let Command::Explain(e) = Cli::try_parse_from([
+            "sudoku-batch",
+            "explain",
+            "-",
+            "--format",
+            "json",
+            "--grade-budget",
+            "50",
+        ])
+        .unwrap()
+        .command
+        else {
+            panic!("not explain")
+        };
+        assert_eq!(e.puzzle, "-");
+        assert_eq!(e.format, ExplainFormatArg::Json);
+        assert_eq!(e.grade_budget, 50);
+        let Command::Explain(d) = Cli::try_parse_from(["sudoku-batch", "explain", "p.txt"])
+            .unwrap()
+            .command
+        else {
+            panic!("not explain")
+        };
+        assert_eq!(d.format, ExplainFormatArg::Text);
+        assert_eq!(d.variant, VariantArg::Classic);
+        assert!(Cli::try_parse_from(["sudoku-batch", "explain"]).is_err());
+        assert!(Cli::try_parse_from(["sudoku-batch", "explain", "x", "--format", "xml"]).is_err());
     }
 
     #[test]

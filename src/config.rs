@@ -2,7 +2,13 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::cli::{BenchArgs, FormatArg, InputFormatArg, Shard, SolveArgs, VariantArg};
+use crate::cli::{
+    BenchArgs, ExplainArgs, ExplainFormatArg, FormatArg, InputFormatArg, Shard, SolveArgs,
+    VariantArg,
+};
+use crate::core::Grid;
+use crate::core::samurai::SamuraiGrid;
+use crate::core::samurai::format::{self, SamuraiForm};
 use crate::error::Error;
 use crate::io::OutputFormat;
 pub use crate::pipeline::bench::BenchConfig;
@@ -80,6 +86,10 @@ pub struct SolveConfig {
     /// How many `FILE:LINE:COL: reason` messages about bad records go to stderr before they
     /// are only counted (20 from the command line).
     pub max_messages: usize,
+    /// Grade solved puzzles (the er, ep, ed, level and hardest columns).
+    pub grade: bool,
+    /// Work budget per graded puzzle, in work units.
+    pub grade_budget: u64,
 }
 
 fn is_dash(p: &Path) -> bool {
@@ -153,6 +163,77 @@ impl SolveConfig {
             shard: a.shard,
             strict: a.strict,
             max_messages: crate::pipeline::MAX_DIAGS,
+            grade: !a.no_grade,
+            grade_budget: a.grade_budget,
+        })
+    }
+}
+
+/// Where `explain` takes its puzzle from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExplainSource {
+    /// Given on the command line.
+    Inline(Grid),
+    /// A samurai puzzle given on the command line (405 cells).
+    InlineSamurai(Box<SamuraiGrid>),
+    /// The first puzzle on standard input.
+    Stdin,
+    /// The first puzzle of a file.
+    File(PathBuf),
+}
+
+/// `explain` output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExplainFormat {
+    /// Numbered steps and the ratings.
+    Text,
+    /// One JSON object.
+    Json,
+}
+
+/// Everything `explain` needs, checked.
+#[derive(Clone, Debug)]
+pub struct ExplainConfig {
+    /// The puzzle's source.
+    pub source: ExplainSource,
+    /// Output format.
+    pub format: ExplainFormat,
+    /// Work budget in work units.
+    pub budget: u64,
+    /// Samurai puzzles (`--variant samurai`).
+    pub samurai: bool,
+}
+
+impl ExplainConfig {
+    /// Builds the settings: an argument that reads as a puzzle (81 cells, optionally
+    /// followed by a tail) is the puzzle itself; `-` is standard input; anything else is a
+    /// file name.
+    pub fn from_args(a: &ExplainArgs) -> Result<ExplainConfig, Error> {
+        let samurai = a.variant == VariantArg::Samurai;
+        let samurai_inline = || {
+            let line = a.puzzle.trim().as_bytes();
+            format::read_record(SamuraiForm::Line, &[line]).ok()
+        };
+        let source = if a.puzzle == "-" {
+            ExplainSource::Stdin
+        } else if samurai {
+            match samurai_inline() {
+                Some((g, _)) => ExplainSource::InlineSamurai(Box::new(g)),
+                None => ExplainSource::File(PathBuf::from(&a.puzzle)),
+            }
+        } else if let Ok((g, _)) = Grid::parse_line(a.puzzle.trim().as_bytes()) {
+            ExplainSource::Inline(g)
+        } else {
+            ExplainSource::File(PathBuf::from(&a.puzzle))
+        };
+        Ok(ExplainConfig {
+            source,
+            format: match a.format {
+                ExplainFormatArg::Text => ExplainFormat::Text,
+                ExplainFormatArg::Json => ExplainFormat::Json,
+            },
+            budget: a.grade_budget,
+            samurai,
         })
     }
 }

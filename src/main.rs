@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use clap::{CommandFactory, Parser};
 use sudoku_batch::cli::{Cli, Command};
-use sudoku_batch::config::{BenchConfig, SolveConfig};
+use sudoku_batch::config::{BenchConfig, ExplainConfig, SolveConfig};
 use sudoku_batch::pipeline::{self, RunEnd};
 
 /// Exit code for a `--strict` run stopped by a record that is not uniquely solvable.
@@ -35,6 +35,19 @@ fn main() -> ExitCode {
                     cfg.summary_json.as_deref(),
                     summary.stats.records,
                 ),
+                Err(e) => fail(&e),
+            }
+        }
+        Command::Explain(args) => {
+            let cfg = match ExplainConfig::from_args(&args) {
+                Ok(c) => c,
+                Err(e) => return fail(&e),
+            };
+            match pipeline::explain::run(&cfg) {
+                Ok(text) => {
+                    print!("{text}");
+                    ExitCode::SUCCESS
+                }
                 Err(e) => fail(&e),
             }
         }

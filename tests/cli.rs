@@ -71,6 +71,11 @@ fn check_rows(rows: &[Vec<String>]) {
             "solutions",
             "solution",
             "guesses",
+            "er",
+            "ep",
+            "ed",
+            "level",
+            "hardest",
             "error",
             "tail"
         ]
@@ -83,11 +88,33 @@ fn check_rows(rows: &[Vec<String>]) {
                 assert!(s.is_solution_of(&p), "bad solution in {r:?}");
                 let n: u32 = r[4].parse().expect("count");
                 assert_eq!(n == 1, r[3] == "solved");
-                assert!(r[7].is_empty());
+                assert!(r[12].is_empty());
+                if r[3] == "multiple" {
+                    assert!(r[7..12].iter().all(String::is_empty), "{r:?}");
+                }
             }
             "unsolvable" => assert!(r[4] == "0" && r[5].is_empty()),
-            "invalid" => assert!(!r[7].is_empty(), "invalid row without reason: {r:?}"),
+            "invalid" => assert!(!r[12].is_empty(), "invalid row without reason: {r:?}"),
             other => panic!("unknown status {other}"),
+        }
+        if !r[7].is_empty() {
+            // A rating (`3.2`, or `>=9.5` for a lower bound) and a level.
+            for v in &r[7..10] {
+                let x: f64 = v.trim_start_matches(">=").parse().expect("rating");
+                assert!((1.0..=20.0).contains(&x), "{r:?}");
+            }
+            assert!(
+                [
+                    "easy",
+                    "medium",
+                    "hard",
+                    "fiendish",
+                    "diabolical",
+                    "extreme"
+                ]
+                .contains(&r[10].as_str()),
+                "{r:?}"
+            );
         }
     }
 }
@@ -121,13 +148,13 @@ fn golden_mixed_file() {
             "solved"
         ]
     );
-    let errors: Vec<&str> = rows[1..].iter().map(|r| r[7].as_str()).collect();
+    let errors: Vec<&str> = rows[1..].iter().map(|r| r[12].as_str()).collect();
     assert_eq!(errors[4], "only 80 cells, expected 81");
     assert_eq!(errors[6], "invalid character 'x'");
     assert_eq!(errors[7], "digit 4 twice in row 1");
     assert_eq!(errors[8], "digit 4 twice in column 1");
     assert_eq!(errors[9], "digit 4 twice in box 1");
-    assert_eq!(rows[1][8], "top1465 #1");
+    assert_eq!(rows[1][13], "top1465 #1");
     // Messages on stderr say FILE:LINE:COL: reason.
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -149,7 +176,12 @@ fn sample_sets_solve_with_valid_solutions_and_known_counts() {
         ("random_minimal_200.txt", "solved"),
         ("serg_100.txt", "multiple"),
     ] {
-        let out = stdout(&run(&["solve", data(file).to_str().unwrap(), "-q"]));
+        let out = stdout(&run(&[
+            "solve",
+            data(file).to_str().unwrap(),
+            "-q",
+            "--no-grade",
+        ]));
         let rows = csv_rows(&out);
         check_rows(&rows);
         assert!(rows.len() > 100);
@@ -180,20 +212,21 @@ fn same_bytes_for_any_thread_count_and_for_stdin() {
     let dir = tempfile::tempdir().unwrap();
     let big = big_input(dir.path());
     let b = big.to_str().unwrap();
-    let one = stdout(&run(&["solve", b, "-j1", "-q"]));
-    let two = stdout(&run(&["solve", b, "-j2", "-q"]));
-    let four = stdout(&run(&["solve", b, "--threads", "4", "-q"]));
+    // Grading is covered by its own tests below; here the rows of 12,800 records.
+    let one = stdout(&run(&["solve", b, "-j1", "-q", "--no-grade"]));
+    let two = stdout(&run(&["solve", b, "-j2", "-q", "--no-grade"]));
+    let four = stdout(&run(&["solve", b, "--threads", "4", "-q", "--no-grade"]));
     assert_eq!(one, two);
     assert_eq!(one, four);
     let piped = stdout(&run_stdin(
-        &["solve", "-", "-j2", "-q"],
+        &["solve", "-", "-j2", "-q", "--no-grade"],
         &std::fs::read(&big).unwrap(),
     ));
     assert_eq!(one, piped);
     assert!(one.lines().count() > 10_000);
     // RAYON_NUM_THREADS is honoured when -j is absent.
     let env1 = bin()
-        .args(["solve", b, "-q"])
+        .args(["solve", b, "-q", "--no-grade"])
         .env("RAYON_NUM_THREADS", "1")
         .output()
         .unwrap();
@@ -206,7 +239,9 @@ fn output_formats_and_no_header() {
     let f = f.to_str().unwrap();
     let tsv = stdout(&run(&["solve", f, "-q", "--format", "tsv"]));
     assert!(
-        tsv.starts_with("line\tid\tpuzzle\tstatus\tsolutions\tsolution\tguesses\terror\ttail\n")
+        tsv.starts_with(
+            "line\tid\tpuzzle\tstatus\tsolutions\tsolution\tguesses\ter\tep\ted\tlevel\thardest\terror\ttail\n"
+        )
     );
     assert_eq!(tsv.lines().count(), 13);
     let jsonl = stdout(&run(&["solve", f, "-q", "--format", "jsonl"]));
@@ -239,8 +274,8 @@ fn csv_inputs_with_ids_and_check() {
     ));
     let rows = csv_rows(&out);
     assert_eq!(rows[0].last().unwrap(), "check");
-    assert_eq!((rows[1][0].as_str(), rows[1][9].as_str()), ("2", "ok"));
-    assert_eq!(rows[2][9], "mismatch");
+    assert_eq!((rows[1][0].as_str(), rows[1][14].as_str()), ("2", "ok"));
+    assert_eq!(rows[2][14], "mismatch");
     // id,puzzle,solution,clues,difficulty with quoting and a BOM.
     let idcsv = format!(
         "\u{feff}id,puzzle,solution,clues,difficulty\n\"a,1\",{p},{sol},17,9.0\nb2,\"{p}\",,17,1\n"
@@ -251,10 +286,10 @@ fn csv_inputs_with_ids_and_check() {
     ));
     let rows = csv_rows(&out);
     assert_eq!(rows[1][1], "a,1");
-    assert_eq!(rows[1][9], "ok");
+    assert_eq!(rows[1][14], "ok");
     assert_eq!(rows[2][1], "b2");
     assert_eq!(rows[2][3], "solved");
-    assert_eq!(rows[2][9], "");
+    assert_eq!(rows[2][14], "");
     // Regression: comment lines before a CSV header count in the line numbers.
     let commented = format!("# a comment\n\nid,puzzle\nx,{p}\n");
     let rows = csv_rows(&stdout(&run_stdin(
@@ -426,7 +461,7 @@ fn closed_pipe_ends_quietly_with_success() {
     let dir = tempfile::tempdir().unwrap();
     let big = big_input(dir.path());
     let mut child = bin()
-        .args(["solve", big.to_str().unwrap()])
+        .args(["solve", big.to_str().unwrap(), "--no-grade"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -500,7 +535,7 @@ fn interrupt_leaves_a_partial_file_of_complete_rows_and_exits_130() {
     check_rows(&rows);
     for (i, r) in rows[1..].iter().enumerate() {
         assert_eq!(r[0], (i + 1).to_string());
-        assert_eq!(r.len(), 9);
+        assert_eq!(r.len(), 14);
     }
 }
 
@@ -534,13 +569,21 @@ fn shards_concatenate_to_the_bytes_of_one_run() {
     std::fs::write(&csv_in, csv_text).unwrap();
     for input in [&big, &grids, &csv_in] {
         let f = input.to_str().unwrap();
-        let whole = run(&["solve", f, "-q"]);
+        let whole = run(&["solve", f, "-q", "--no-grade"]);
         let whole = stdout(&whole);
         for n in [1u32, 2, 3, 8] {
             let mut joined = String::new();
             for k in 0..n {
                 let shard = format!("{k}/{n}");
-                joined.push_str(&stdout(&run(&["solve", f, "-q", "--shard", &shard, "-j1"])));
+                joined.push_str(&stdout(&run(&[
+                    "solve",
+                    f,
+                    "-q",
+                    "--shard",
+                    &shard,
+                    "-j1",
+                    "--no-grade",
+                ])));
             }
             assert_eq!(joined, whole, "{f} in {n} shards");
         }
@@ -549,4 +592,174 @@ fn shards_concatenate_to_the_bytes_of_one_run() {
     assert_eq!(o.status.code(), Some(2));
     let o = run(&["solve", big.to_str().unwrap(), "--shard", "2/2"]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+/// The SE reference ratings of `data/rated_exchange_60.tsv` travel in the tail.
+fn reference(tail: &str) -> Vec<f64> {
+    tail.split('\t')
+        .map(|v| v.parse().expect("rating"))
+        .collect()
+}
+
+#[test]
+fn grading_columns_agree_with_sudoku_explainer() {
+    let out = stdout(&run(&[
+        "solve",
+        data("rated_exchange_60.tsv").to_str().unwrap(),
+        "-q",
+    ]));
+    let rows = csv_rows(&out);
+    check_rows(&rows);
+    let mut exact = 0;
+    for r in &rows[1..] {
+        let want = reference(&r[13]);
+        let er = &r[7];
+        if let Some(bound) = er.strip_prefix(">=") {
+            // A lower bound (a technique not implemented yet): never above SE's rating,
+            // and no technique is named as the hardest.
+            assert!(bound.parse::<f64>().unwrap() <= want[0] + 1e-9, "{r:?}");
+            assert!(r[11].is_empty(), "{r:?}");
+        } else {
+            let got: Vec<f64> = r[7..10].iter().map(|v| v.parse().unwrap()).collect();
+            assert_eq!(got, want, "{r:?}");
+            assert!(!r[11].is_empty());
+            exact += 1;
+        }
+    }
+    assert!(exact >= 20, "{exact} exact ratings");
+}
+
+#[test]
+fn grading_gives_the_same_bytes_for_any_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(data("rated_exchange_60.tsv")).unwrap();
+    let f = dir.path().join("rated.txt");
+    std::fs::write(&f, text.repeat(3)).unwrap();
+    let f = f.to_str().unwrap();
+    let one = stdout(&run(&["solve", f, "-j1", "-q"]));
+    let two = stdout(&run(&["solve", f, "-j2", "-q"]));
+    assert_eq!(one, two);
+    assert_eq!(one.lines().count(), 181);
+}
+
+#[test]
+fn no_grade_and_grade_budget() {
+    let f = data("rated_exchange_60.tsv");
+    let f = f.to_str().unwrap();
+    let rows = csv_rows(&stdout(&run(&["solve", f, "-q", "--no-grade"])));
+    assert!(
+        rows[1..]
+            .iter()
+            .all(|r| r[7..12].iter().all(String::is_empty))
+    );
+    // A tiny budget: every rating is a lower bound.
+    let rows = csv_rows(&stdout(&run(&["solve", f, "-q", "--grade-budget", "3"])));
+    check_rows(&rows);
+    assert!(rows[1..].iter().all(|r| r[7].starts_with(">=")), "{rows:?}");
+    let bad = run(&["solve", f, "--grade-budget", "lots"]);
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn summary_shows_levels_and_hardest_techniques() {
+    let dir = tempfile::tempdir().unwrap();
+    let sum = dir.path().join("s.json");
+    let o = run(&[
+        "solve",
+        data("rated_exchange_60.tsv").to_str().unwrap(),
+        "-o",
+        dir.path().join("out.csv").to_str().unwrap(),
+        "--summary-json",
+        sum.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("levels: "), "{err}");
+    assert!(err.contains(" easy,"), "{err}");
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&sum).unwrap()).unwrap();
+    let g = &s["grades"];
+    assert_eq!(g["graded"], 60);
+    let levels: u64 = g["levels"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(levels, 60);
+    let hardest: u64 = g["hardest_techniques"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(hardest + g["lower_bounds"].as_u64().unwrap(), 60);
+    assert!(g["hardest_techniques"]["Hidden single"].as_u64().unwrap() > 0);
+}
+
+const POINTING: &str =
+    "4.2.........54..67...6.92..3.7....9....1.8....5....8.4..82.3...62..94.........9.5";
+
+#[test]
+fn explain_prints_numbered_steps_and_the_ratings() {
+    let text = stdout(&run(&["explain", POINTING]));
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], format!("Puzzle: {POINTING}"));
+    assert!(
+        lines[1].starts_with(" 1. [1.2] Hidden single in box "),
+        "{text}"
+    );
+    assert!(lines.iter().any(|l| l.contains("] Pointing: ")), "{text}");
+    assert_eq!(
+        *lines.last().unwrap(),
+        "ER 2.6, EP 1.2, ED 1.2 (hard); hardest step: Pointing"
+    );
+    // The same from stdin and from a file.
+    let piped = run_stdin(&["explain", "-"], format!("{POINTING}\n").as_bytes());
+    assert_eq!(stdout(&piped), text);
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("p.txt");
+    std::fs::write(&f, format!("# one puzzle\n{POINTING} tail\n")).unwrap();
+    assert_eq!(stdout(&run(&["explain", f.to_str().unwrap()])), text);
+}
+
+#[test]
+fn explain_json_lists_steps_with_placements_and_eliminations() {
+    let out = stdout(&run(&["explain", POINTING, "--format", "json"]));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["er"], 2.6);
+    assert_eq!(v["ep"], 1.2);
+    assert_eq!(v["ed"], 1.2);
+    assert_eq!(v["level"], "hard");
+    assert_eq!(v["outcome"], "complete");
+    let steps = v["steps"].as_array().unwrap();
+    assert_eq!(steps[0]["step"], 1);
+    let pointing = steps
+        .iter()
+        .find(|s| s["technique"] == "Pointing")
+        .expect("a pointing step");
+    assert!(!pointing["eliminations"].as_array().unwrap().is_empty());
+    assert!(pointing["eliminations"][0].as_str().unwrap().contains("<>"));
+    let placements: usize = steps
+        .iter()
+        .map(|s| s["placements"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(placements, POINTING.bytes().filter(|&b| b == b'.').count());
+}
+
+#[test]
+fn explain_rejects_what_it_cannot_explain() {
+    for bad in [
+        // Two 4s in row 1.
+        format!("44{}", &POINTING[2..]),
+        // Several solutions.
+        format!("{}.", &POINTING[..80]).replace('4', "."),
+    ] {
+        let o = run(&["explain", &bad]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(!o.stderr.is_empty());
+    }
+    let o = run(&["explain", "/no/such/file"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("/no/such/file"));
 }

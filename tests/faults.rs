@@ -30,7 +30,7 @@ fn assert_complete_rows(text: &str) {
         .from_reader(text.as_bytes());
     for (i, rec) in rdr.records().enumerate() {
         let rec = rec.expect("well-formed row");
-        assert_eq!(rec.len(), 9);
+        assert_eq!(rec.len(), 14);
         assert_eq!(rec[0].parse::<usize>().unwrap(), i + 1);
         assert_eq!(&rec[3], "solved");
     }
@@ -191,4 +191,86 @@ fn strict_stops_at_the_first_bad_record_with_exit_1() {
         String::from_utf8_lossy(&o.stderr).contains("bad.txt:31:6: strict: invalid character 'x'")
     );
     assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 32);
+}
+
+/// Records longer than 1 MiB (a runaway line, an unterminated CSV quote) are invalid rows,
+/// the same from a file and from a stream, and the records after them are read normally.
+#[test]
+fn oversized_records_are_invalid_rows_and_memory_stays_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = std::fs::read_to_string(data("17clue_200.txt")).unwrap();
+    let p = p.lines().next().unwrap();
+    let text = format!(
+        "{p}\n{}\n{p}\n{p} {}\n{p}\n",
+        "5".repeat(3_000_000),
+        "x".repeat(2_000_000)
+    );
+    let f = dir.path().join("long.txt");
+    std::fs::write(&f, &text).unwrap();
+    let from_file = bin()
+        .args(["solve", f.to_str().unwrap(), "-q"])
+        .output()
+        .unwrap();
+    assert!(from_file.status.success());
+    let mut child = bin()
+        .args(["solve", "-", "-q"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        use std::io::Write;
+        let _ = stdin.write_all(text.as_bytes());
+    });
+    let from_stdin = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    assert_eq!(from_file.stdout, from_stdin.stdout);
+    let out = String::from_utf8(from_file.stdout).unwrap();
+    let statuses: Vec<&str> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(3).unwrap())
+        .collect();
+    assert_eq!(
+        statuses,
+        ["solved", "invalid", "solved", "invalid", "solved"]
+    );
+    assert!(out.contains("2,,,invalid,,,,,,,,,record longer than 1 MiB,"));
+}
+
+/// The empty grid, puzzles with 1-16 clues, huge solution counts and deep searches all
+/// finish, and a count that reached `--limit` says so (`solutions` = the limit).
+#[test]
+fn pathological_puzzles_finish_and_report_the_limit() {
+    let o = bin()
+        .args(["solve", data("pathological.txt").to_str().unwrap(), "-q"])
+        .args(["--limit", "1000000", "-j2"])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let mut rdr = csv::Reader::from_reader(o.stdout.as_slice());
+    let rows: Vec<csv::StringRecord> = rdr.records().map(Result::unwrap).collect();
+    let got: Vec<(&str, &str)> = rows.iter().map(|r| (&r[3], &r[4])).collect();
+    assert_eq!(
+        got,
+        [
+            ("multiple", "1000000"),
+            ("multiple", "1000000"),
+            ("multiple", "1000000"),
+            ("multiple", "17204"),
+            ("unsolvable", "0"),
+            ("solved", "1"),
+            ("solved", "1"),
+            ("solved", "1"),
+        ]
+    );
+    for r in &rows {
+        if !r[5].is_empty() {
+            let p: sudoku_batch::core::Grid = r[2].parse().unwrap();
+            let s: sudoku_batch::core::Grid = r[5].parse().unwrap();
+            assert!(s.is_solution_of(&p));
+        }
+    }
 }

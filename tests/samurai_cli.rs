@@ -58,6 +58,14 @@ fn csv_rows(s: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// Index of column `name` in a header row.
+fn col(header: &[String], name: &str) -> usize {
+    header
+        .iter()
+        .position(|h| h == name)
+        .unwrap_or_else(|| panic!("no column {name} in {header:?}"))
+}
+
 #[test]
 fn mixed_file_gives_one_row_per_record_with_valid_solutions() {
     let path = data("mixed.txt");
@@ -69,6 +77,7 @@ fn mixed_file_gives_one_row_per_record_with_valid_solutions() {
         "-q",
     ]);
     let rows = csv_rows(&stdout(&o));
+    // The columns of classic solve, rating columns included.
     assert_eq!(
         rows[0],
         [
@@ -79,10 +88,16 @@ fn mixed_file_gives_one_row_per_record_with_valid_solutions() {
             "solutions",
             "solution",
             "guesses",
+            "er",
+            "ep",
+            "ed",
+            "level",
+            "hardest",
             "error",
             "tail"
         ]
     );
+    let (error, tail) = (col(&rows[0], "error"), col(&rows[0], "tail"));
     let got: Vec<(&str, &str, &str)> = rows[1..]
         .iter()
         .map(|r| (r[0].as_str(), r[3].as_str(), r[4].as_str()))
@@ -102,7 +117,7 @@ fn mixed_file_gives_one_row_per_record_with_valid_solutions() {
     );
     for r in &rows[1..] {
         if r[3] == "invalid" {
-            assert!(r[5].is_empty() && !r[7].is_empty());
+            assert!(r[5].is_empty() && !r[error].is_empty());
             continue;
         }
         assert_eq!(r[2].len(), 405, "puzzle column");
@@ -116,14 +131,27 @@ fn mixed_file_gives_one_row_per_record_with_valid_solutions() {
         assert!(r[6].parse::<u64>().is_ok());
     }
     // Tails pass through, from the 405-cell line and from the first of five CRLF lines.
-    assert_eq!(rows[1][8], "seed=2024;index=1;symmetry=rot180");
-    assert_eq!(rows[2][8], "seed=2024;index=4;symmetry=diagonal");
+    assert_eq!(rows[1][tail], "seed=2024;index=1;symmetry=rot180");
+    assert_eq!(rows[2][tail], "seed=2024;index=4;symmetry=diagonal");
     // Reasons in the row and FILE:LINE:COL on stderr.
     assert_eq!(
-        rows[6][7],
+        rows[6][error],
         "shared cell g1r7c7 = g3r1c1 is '5' in grid 1 but '.' in grid 3"
     );
-    assert_eq!(rows[7][7], "only 300 cells, expected 405");
+    assert_eq!(rows[7][error], "only 300 cells, expected 405");
+    // Ratings for the unique puzzles: line 36 is solved by the techniques (ER 3.4, a hidden
+    // pair), line 2 is beyond them (ER a lower bound); non-unique ones get none.
+    let rating = |r: &Vec<String>| {
+        ["er", "ep", "ed", "level", "hardest"].map(|c| r[col(&rows[0], c)].clone())
+    };
+    assert_eq!(
+        rating(&rows[8]),
+        ["3.4", "1.2", "1.2", "hard", "Hidden pair"]
+    );
+    let beyond = rating(&rows[1]);
+    assert!(beyond[0].starts_with(">="), "{beyond:?}");
+    assert_eq!(beyond[3], "beyond");
+    assert_eq!(rating(&rows[4]), ["", "", "", "", ""]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.contains("mixed.txt:34:163: shared cell g1r7c7"),
@@ -169,15 +197,16 @@ fn invalid_records_become_rows_and_the_batch_goes_on() {
     ]);
     let rows = csv_rows(&stdout(&o));
     assert_eq!(rows.len(), 1 + 15);
+    let error = col(&rows[0], "error");
     assert!(
         rows[1..]
             .iter()
-            .all(|r| r[3] == "invalid" && !r[7].is_empty())
+            .all(|r| r[3] == "invalid" && !r[error].is_empty())
     );
     // A duplicate digit keeps the puzzle in the row, like classic solve.
     let dup = rows
         .iter()
-        .find(|r| r[7].starts_with("digit 1 twice"))
+        .find(|r| r[error].starts_with("digit 1 twice"))
         .unwrap();
     assert_eq!(dup[2].len(), 405);
     // At most 20 messages, all located.
@@ -194,6 +223,17 @@ fn stdin_thread_counts_and_formats_give_the_same_rows() {
     let p = path.to_str().unwrap();
     let one = stdout(&run(&["solve", "--variant", "samurai", p, "-q", "-j1"]));
     let two = stdout(&run(&["solve", "--variant", "samurai", p, "-q", "-j2"]));
+    let ungraded = stdout(&run(&[
+        "solve",
+        "--variant",
+        "samurai",
+        p,
+        "-q",
+        "--no-grade",
+    ]));
+    let rows = csv_rows(&ungraded);
+    let level = col(&rows[0], "level");
+    assert!(rows[1..].iter().all(|r| r[level].is_empty()));
     assert_eq!(one, two);
     let bytes = std::fs::read(&path).unwrap();
     let piped = stdout(&run_stdin(
@@ -224,6 +264,7 @@ fn stdin_thread_counts_and_formats_give_the_same_rows() {
         "--no-header",
     ]));
     assert_eq!(tsv.lines().count(), 8);
+    assert!(tsv.lines().all(|l| l.split('\t').count() == 14));
     assert!(tsv.starts_with("2\t"));
 }
 
@@ -294,12 +335,78 @@ fn stdin_records_cut_across_read_chunks_give_the_file_rows() {
         "samurai",
         file.to_str().unwrap(),
         "-q",
+        "--no-grade",
     ]));
     let from_stdin = stdout(&run_stdin(
-        &["solve", "--variant", "samurai", "-", "-q"],
+        &["solve", "--variant", "samurai", "-", "-q", "--no-grade"],
         &big,
     ));
     assert_eq!(from_file, from_stdin);
     assert_eq!(csv_rows(&from_file).len(), 1 + 60 * 8);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn explain_shows_the_samurai_solving_path() {
+    let logic = data("logic.txt");
+    let text = stdout(&run(&[
+        "explain",
+        "--variant",
+        "samurai",
+        logic.to_str().unwrap(),
+    ]));
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("Puzzle: "));
+    assert!(lines[1].trim_start().starts_with("1. [1."), "{text}");
+    assert!(lines[1].contains(": g"), "{text}");
+    assert_eq!(
+        lines.last().unwrap(),
+        &"ER 2.6, EP 1.2, ED 1.2 (hard); hardest step: Pointing"
+    );
+    // The puzzle on the command line, as JSON.
+    let first = std::fs::read_to_string(&logic).unwrap();
+    let line = first.lines().find(|l| !l.starts_with('#')).unwrap();
+    let json = stdout(&run(&[
+        "explain",
+        "--variant",
+        "samurai",
+        &line[..405],
+        "--format",
+        "json",
+    ]));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["level"], "hard");
+    assert_eq!(v["er"], 2.6);
+    assert_eq!(v["outcome"], "complete");
+    let steps = v["steps"].as_array().unwrap();
+    assert!(steps.len() > 200, "{}", steps.len());
+    assert_eq!(steps[0]["step"], 1);
+    assert!(
+        steps
+            .iter()
+            .all(|s| s["text"].as_str().is_some_and(|t| t.contains(": g")))
+    );
+    // Beyond the techniques: lower bounds and how far it got.
+    let beyond = stdout(&run(&[
+        "explain",
+        "--variant",
+        "samurai",
+        data("lines.txt").to_str().unwrap(),
+    ]));
+    assert!(beyond.contains("(beyond); hardest step: "), "{beyond}");
+    assert!(
+        beyond.contains("No implemented technique applies after "),
+        "{beyond}"
+    );
+    // Not exactly one solution, or a broken record: a usage error (exit 2).
+    for bad in ["multiple.txt", "unsolvable.txt", "invalid.txt"] {
+        let o = run(&[
+            "explain",
+            "--variant",
+            "samurai",
+            data(bad).to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(!o.stderr.is_empty());
+    }
 }

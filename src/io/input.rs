@@ -29,8 +29,10 @@ pub enum Source {
     Stream {
         /// The reader.
         reader: Box<dyn Read + Send>,
-        /// Bytes read but not yet consumed; the front starts at a record boundary.
+        /// Bytes read; `buf[start..]` is not yet consumed and begins at a record boundary.
         buf: Vec<u8>,
+        /// Bytes at the front of `buf` already consumed (compacted away on the next read).
+        start: usize,
         /// True once the reader reported end of input.
         eof: bool,
     },
@@ -44,9 +46,11 @@ impl std::fmt::Debug for Source {
                 .field("len", &map.as_ref().map_or(0, |m| m.len()))
                 .field("pos", pos)
                 .finish(),
-            Source::Stream { buf, eof, .. } => f
+            Source::Stream {
+                buf, start, eof, ..
+            } => f
                 .debug_struct("Stream")
-                .field("buffered", &buf.len())
+                .field("buffered", &(buf.len() - start))
                 .field("eof", eof)
                 .finish(),
         }
@@ -135,6 +139,7 @@ impl Source {
         Source::Stream {
             reader,
             buf: Vec::with_capacity(STDIN_CHUNK),
+            start: 0,
             eof: false,
         }
     }
@@ -154,12 +159,24 @@ impl Source {
     pub fn fill(&mut self, keep: usize) -> io::Result<()> {
         match self {
             Source::Mapped { .. } => Ok(()),
-            Source::Stream { reader, buf, eof } => {
-                if *eof {
+            Source::Stream {
+                reader,
+                buf,
+                start,
+                eof,
+            } => {
+                let pending = buf.len() - *start;
+                if *eof || pending >= keep + STDIN_CHUNK {
+                    // At the end, or a full chunk is already waiting: memory stays bounded
+                    // by about two chunks plus the longest record.
                     return Ok(());
                 }
+                // Move the unconsumed bytes to the front, then read after them.
+                buf.copy_within(*start.., 0);
+                buf.truncate(pending);
+                *start = 0;
                 let old = buf.len();
-                buf.resize(old.max(keep) + STDIN_CHUNK, 0);
+                buf.resize(old + STDIN_CHUNK, 0);
                 loop {
                     match reader.read(&mut buf[old..]) {
                         Ok(0) => {
@@ -186,7 +203,7 @@ impl Source {
     pub fn window(&self) -> &[u8] {
         match self {
             Source::Mapped { map, pos, .. } => map.as_ref().map_or(&[][..], |m| &m[*pos..]),
-            Source::Stream { buf, .. } => buf,
+            Source::Stream { buf, start, .. } => &buf[*start..],
         }
     }
 
@@ -202,9 +219,7 @@ impl Source {
     pub fn consume(&mut self, n: usize) {
         match self {
             Source::Mapped { pos, .. } => *pos += n,
-            Source::Stream { buf, .. } => {
-                buf.drain(..n);
-            }
+            Source::Stream { start, .. } => *start += n,
         }
     }
 }
@@ -237,3 +252,45 @@ pub fn install_sigbus_guard() {
 /// No memory-map fault handler is needed off Unix.
 #[cfg(not(unix))]
 pub fn install_sigbus_guard() {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression: stdin used to read a new 4 MiB chunk after every window of records, so
+    /// the buffer grew with the input instead of staying bounded.
+    #[test]
+    fn stream_buffer_stays_bounded_when_windows_are_smaller_than_chunks() {
+        let line = [b'.'; 81];
+        let mut data = Vec::new();
+        for _ in 0..400_000 {
+            data.extend_from_slice(&line);
+            data.push(b'\n');
+        }
+        let total = data.len();
+        let mut src = Source::stream(Box::new(std::io::Cursor::new(data)));
+        let mut consumed = 0;
+        let mut most = 0;
+        loop {
+            src.fill(0).unwrap();
+            let w = src.window().len();
+            most = most.max(w);
+            if w == 0 && src.at_end() {
+                break;
+            }
+            // A window of 8192 records, as the pipeline takes.
+            let n = w.min(8192 * 82);
+            src.consume(n);
+            consumed += n;
+        }
+        assert_eq!(consumed, total);
+        assert!(most <= 2 * STDIN_CHUNK, "window grew to {most} bytes");
+    }
+
+    #[test]
+    fn a_directory_is_refused() {
+        let dir = std::env::temp_dir();
+        let e = Source::open(&dir).unwrap_err();
+        assert!(e.source.to_string().contains("directory"));
+    }
+}

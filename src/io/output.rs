@@ -30,6 +30,9 @@ pub enum Field<'a> {
     Text(&'a [u8]),
     /// A value to be written as-is (numbers such as `8.5`, or `>=9.5`).
     Raw(&'a [u8]),
+    /// Text that needs no quoting or escaping in any format (grids: digits and `.`); a
+    /// string in JSON.
+    Plain(&'a [u8]),
     /// No value: empty in CSV/TSV, `null` in JSON.
     Null,
 }
@@ -80,7 +83,7 @@ impl RowEncoder {
                     }
                     match *f {
                         Field::Int(n) => write_int(out, n),
-                        Field::Raw(b) => out.extend_from_slice(b),
+                        Field::Raw(b) | Field::Plain(b) => out.extend_from_slice(b),
                         Field::Text(b) if tsv => tsv_escape(out, b),
                         Field::Text(b) => csv_quote(out, b),
                         Field::Null => {}
@@ -99,6 +102,11 @@ impl RowEncoder {
                     match *f {
                         Field::Int(n) => write_int(out, n),
                         Field::Raw(b) if is_json_number(b) => out.extend_from_slice(b),
+                        Field::Plain(b) => {
+                            out.push(b'"');
+                            out.extend_from_slice(b);
+                            out.push(b'"');
+                        }
                         Field::Raw(b) | Field::Text(b) => json_string(out, b),
                         Field::Null => out.extend_from_slice(b"null"),
                     }

@@ -14,6 +14,13 @@ use std::ops::Range;
 use crate::core::grid::{Grid, is_blank};
 use crate::core::samurai::SamuraiForm;
 
+/// The longest record read; a longer one is an `invalid` row (and, on a stream, is skipped
+/// without being buffered), so memory stays bounded whatever the input.
+pub const MAX_RECORD: usize = 1 << 20;
+
+/// The reason given for a record longer than [`MAX_RECORD`].
+pub const TOO_LONG: &str = "record longer than 1 MiB";
+
 /// How records are laid out in the input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RecordFormat {
@@ -125,10 +132,7 @@ fn trim_cr(line: &[u8]) -> &[u8] {
 /// Finds the next `\n` at or after `from`, returning its index or `buf.len()`.
 #[inline]
 fn line_end(buf: &[u8], from: usize) -> usize {
-    buf[from..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(buf.len(), |p| from + p)
+    memchr::memchr(b'\n', &buf[from..]).map_or(buf.len(), |p| from + p)
 }
 
 /// True for lines that carry no record: empty (or only white space) and `#` comments.
@@ -249,6 +253,7 @@ pub struct Splitter {
     csv_reader: Option<csv_core::Reader>,
     field_ends: Vec<usize>,
     field_buf: Vec<u8>,
+    skip_to_newline: bool,
 }
 
 /// What one call of [`Splitter::split`] did.
@@ -278,6 +283,7 @@ impl Splitter {
             csv_reader,
             field_ends: Vec::new(),
             field_buf: Vec::new(),
+            skip_to_newline: false,
         }
     }
 
@@ -299,11 +305,53 @@ impl Splitter {
     ) -> SplitProgress {
         self.raw.clear();
         self.arena.clear();
-        match self.format {
-            RecordFormat::Line => self.split_lines(buf, first_line, max_records, is_last),
-            RecordFormat::Grid => self.split_blocks(buf, first_line, max_records, is_last),
-            RecordFormat::Csv(_) => self.split_csv(buf, first_line, max_records, is_last),
-            RecordFormat::Samurai => self.split_samurai(buf, first_line, max_records, is_last),
+        let mut from = 0;
+        let mut lines = 0;
+        if self.skip_to_newline {
+            // The rest of an oversized record reported by `split_oversized`.
+            match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => {
+                    self.skip_to_newline = false;
+                    from = i + 1;
+                    lines = 1;
+                }
+                None => {
+                    self.skip_to_newline = !is_last;
+                    return SplitProgress {
+                        consumed: buf.len(),
+                        lines: u64::from(is_last),
+                    };
+                }
+            }
+        }
+        let first = first_line + lines;
+        let p = match self.format {
+            RecordFormat::Line => self.split_lines(buf, from, first, max_records, is_last),
+            RecordFormat::Grid => self.split_blocks(buf, from, first, max_records, is_last),
+            RecordFormat::Csv(_) => self.split_csv(buf, from, first, max_records, is_last),
+            RecordFormat::Samurai => self.split_samurai(buf, from, first, max_records, is_last),
+        };
+        SplitProgress {
+            consumed: p.consumed,
+            lines: p.lines + lines,
+        }
+    }
+
+    /// For a stream whose window holds no complete record and is already longer than
+    /// [`MAX_RECORD`]: reports the record at the front as invalid, consumes the window, and
+    /// skips the rest of that line in later splits, so memory stays bounded.
+    pub fn split_oversized(&mut self, buf: &[u8], first_line: u64) -> SplitProgress {
+        self.raw.clear();
+        self.arena.clear();
+        self.raw.push(RawRecord {
+            line: first_line,
+            fault: Some((first_line, 1, TOO_LONG)),
+            ..RawRecord::default()
+        });
+        self.skip_to_newline = true;
+        SplitProgress {
+            consumed: buf.len(),
+            lines: 0,
         }
     }
 
@@ -340,11 +388,12 @@ impl Splitter {
     fn split_lines(
         &mut self,
         buf: &[u8],
+        from: usize,
         first_line: u64,
         max_records: usize,
         is_last: bool,
     ) -> SplitProgress {
-        let mut pos = 0;
+        let mut pos = from;
         let mut line_no = first_line;
         while pos < buf.len() && self.raw.len() < max_records {
             let end = line_end(buf, pos);
@@ -356,7 +405,14 @@ impl Splitter {
                 start += bom_len(&buf[pos..end]);
             }
             let line = trim_cr(&buf[start..end]);
-            if !is_skippable(line) {
+            if line.len() > MAX_RECORD {
+                self.raw.push(RawRecord {
+                    line: line_no,
+                    offset: pos,
+                    fault: Some((line_no, 1, TOO_LONG)),
+                    ..RawRecord::default()
+                });
+            } else if !is_skippable(line) {
                 self.raw.push(RawRecord {
                     line: line_no,
                     offset: pos,
@@ -377,15 +433,16 @@ impl Splitter {
     fn split_blocks(
         &mut self,
         buf: &[u8],
+        from: usize,
         first_line: u64,
         max_records: usize,
         is_last: bool,
     ) -> SplitProgress {
-        let mut pos = 0;
+        let mut pos = from;
         let mut line_no = first_line;
         // Progress up to the end of the last complete record.
         let mut done = SplitProgress {
-            consumed: 0,
+            consumed: from,
             lines: 0,
         };
         'records: while pos < buf.len() && self.raw.len() < max_records {
@@ -501,14 +558,15 @@ impl Splitter {
     fn split_samurai(
         &mut self,
         buf: &[u8],
+        from: usize,
         first_line: u64,
         max_records: usize,
         is_last: bool,
     ) -> SplitProgress {
-        let mut pos = 0;
+        let mut pos = from;
         let mut line_no = first_line;
         let mut done = SplitProgress {
-            consumed: 0,
+            consumed: from,
             lines: 0,
         };
         'records: while pos < buf.len() && self.raw.len() < max_records {
@@ -521,7 +579,15 @@ impl Splitter {
                 start += bom_len(&buf[pos..end]);
             }
             let first = trim_cr(&buf[start..end]);
-            if is_skippable(first) {
+            if first.len() > MAX_RECORD {
+                self.raw.push(RawRecord {
+                    line: line_no,
+                    offset: pos,
+                    fault: Some((line_no, 1, TOO_LONG)),
+                    ..RawRecord::default()
+                });
+            }
+            if is_skippable(first) || first.len() > MAX_RECORD {
                 pos = (end + 1).min(buf.len());
                 line_no += 1;
                 done = SplitProgress {
@@ -572,18 +638,19 @@ impl Splitter {
     fn split_csv(
         &mut self,
         buf: &[u8],
+        from: usize,
         first_line: u64,
         max_records: usize,
         is_last: bool,
     ) -> SplitProgress {
         let RecordFormat::Csv(layout) = &self.format else {
             return SplitProgress {
-                consumed: 0,
+                consumed: from,
                 lines: 0,
             };
         };
         let layout = layout.clone();
-        let mut pos = 0;
+        let mut pos = from;
         let mut line_no = first_line;
         while pos < buf.len() && self.raw.len() < max_records {
             // One record: at least one line, more while a quoted field is open.
@@ -592,6 +659,20 @@ impl Splitter {
                 None if is_last => (buf.len(), count_lines(&buf[pos..]).max(1)),
                 None => break,
             };
+            if rec_end - pos > MAX_RECORD {
+                // An unterminated quote or a monster field: report it, and go on at the next
+                // line break rather than copying megabytes.
+                self.raw.push(RawRecord {
+                    line: line_no,
+                    offset: pos,
+                    fault: Some((line_no, 1, TOO_LONG)),
+                    ..RawRecord::default()
+                });
+                let next = line_end(buf, pos);
+                pos = (next + 1).min(buf.len());
+                line_no += 1;
+                continue;
+            }
             let line = trim_cr(&buf[pos..rec_end.min(buf.len())]);
             let body = if line_no == 1 {
                 &line[bom_len(line)..]

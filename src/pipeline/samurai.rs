@@ -1,23 +1,40 @@
-//! `solve --variant samurai`: one row per samurai record, with the columns of classic
-//! `solve`; the puzzle and the solution are written as 405 cells (the five grids' 81 cells
-//! each, top-left, top-right, centre, bottom-left, bottom-right). Records are split by
-//! [`crate::io::records`] and read by [`crate::core::samurai::format`].
+//! `--variant samurai` for `solve` and `explain`.
+//!
+//! `solve`: one row per samurai record, with the columns of classic `solve`; the puzzle and
+//! the solution are written as 405 cells (the five grids' 81 cells each, top-left,
+//! top-right, centre, bottom-left, bottom-right). Records are split by
+//! [`crate::io::records`] and read by [`crate::core::samurai::format`]. The rating columns
+//! come from the samurai grader ([`crate::core::samurai::logic`]): a puzzle its techniques
+//! do not solve has level `beyond` and ratings marked `>=` (lower bounds); `--grade-budget`
+//! does not apply (these techniques take a few milliseconds at most).
+//!
+//! `explain`: the solving path of the first samurai puzzle of the input.
 
-use crate::config::SolveConfig;
+use std::io::Read;
+
+use serde::Serialize;
+
+use crate::config::{ExplainConfig, ExplainFormat, ExplainSource, SolveConfig};
+use crate::core::grader::Shown;
 use crate::core::samurai::format::{self, SamuraiForm, SamuraiParseError};
-use crate::core::samurai::{SamuraiOutcome, SamuraiSolver};
-use crate::io::records::Record;
+use crate::core::samurai::logic as samurai_logic;
+use crate::core::samurai::{
+    SamuraiGrade, SamuraiGrader, SamuraiGrid, SamuraiOutcome, SamuraiSolver, SamuraiStep,
+};
+use crate::error::Error;
+use crate::io::records::{Record, RecordFormat, Splitter};
 use crate::io::{Field, RowEncoder};
 
 use super::engine::{Block, Diag};
-use super::solve::{base_fields, note_problem};
-use super::summary::SolveStats;
+use super::solve::{ERROR, TAIL, base_fields, note_problem};
+use super::summary::{LEVELS, SolveStats};
 
-/// Per-worker scratch for samurai records: the solver and reused buffers.
+/// Per-worker scratch for samurai records: the solver, the grader and reused buffers.
 #[derive(Debug, Default)]
 pub struct SamuraiWorker {
     solver: SamuraiSolver,
     outcome: SamuraiOutcome,
+    grader: SamuraiGrader,
     message: String,
     puzzle: Vec<u8>,
     solution: Vec<u8>,
@@ -100,7 +117,32 @@ impl SamuraiWorker {
             &self.solution,
             Field::Int(o.guesses),
         );
-        fields[8] = Field::Text(tail);
+        fields[TAIL] = Field::Text(tail);
+        // Grade unique puzzles: er, ep, ed (`>=` when a lower bound), level, hardest.
+        let mut shown = [[0u8; 8]; 3];
+        if cfg.grade && o.count == 1 {
+            let g = self.grader.grade(&grid);
+            let grades = &mut stats.grades;
+            grades.graded += 1;
+            if g.solved {
+                if let Some(i) = LEVELS.iter().position(|&l| l == g.level()) {
+                    grades.levels[i] += 1;
+                }
+            } else {
+                grades.lower_bounds += 1;
+            }
+            let [er_b, ep_b, ed_b] = &mut shown;
+            let n = Shown::new(g.er, !g.solved).write_to(er_b);
+            fields[7] = Field::Raw(&er_b[..n]);
+            let n = Shown::new(g.ep, !g.ep_exact).write_to(ep_b);
+            fields[8] = Field::Raw(&ep_b[..n]);
+            let n = Shown::new(g.ed, g.steps == 0).write_to(ed_b);
+            fields[9] = Field::Raw(&ed_b[..n]);
+            fields[10] = Field::Text(g.level().as_bytes());
+            if let Some(t) = g.hardest {
+                fields[11] = Field::Text(t.name().as_bytes());
+            }
+        }
         enc.write_row(&mut block.out, &fields);
         if cfg.strict && o.count != 1 {
             let why = if o.count == 0 {
@@ -135,13 +177,162 @@ impl SamuraiWorker {
             message: self.message.clone(),
         });
         let mut fields = base_fields(rec, puzzle, b"invalid", Field::Null, b"", Field::Null);
-        fields[7] = Field::Text(self.message.as_bytes());
+        fields[ERROR] = Field::Text(self.message.as_bytes());
         if !tail.is_empty() {
-            fields[8] = Field::Text(tail);
+            fields[TAIL] = Field::Text(tail);
         }
         enc.write_row(&mut block.out, &fields);
         if cfg.strict {
             note_problem(block, line, col, &self.message);
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// explain --variant samurai
+
+/// The first samurai record of `text` (comments and blank lines skipped), read but not
+/// yet checked against the rules.
+fn first_record(text: &[u8]) -> Option<Result<SamuraiGrid, SamuraiParseError>> {
+    let mut splitter = Splitter::new(RecordFormat::Samurai);
+    splitter.split(text, 1, 1, true);
+    let rec = splitter.records(text).next()?;
+    let crate::io::records::CellsKind::Samurai(form) = rec.kind else {
+        return None;
+    };
+    let mut lines: [&[u8]; 21] = [&[]; 21];
+    let n = record_lines(rec.text, &mut lines);
+    Some(
+        format::read_record(form, &lines[..n])
+            .and_then(|(g, _)| format::check_givens(&g, form).map(|()| g)),
+    )
+}
+
+fn load(source: &ExplainSource) -> Result<SamuraiGrid, Error> {
+    let (buf, name) = match source {
+        ExplainSource::InlineSamurai(g) => return Ok(**g),
+        ExplainSource::Inline(_) => {
+            return Err(Error::Usage(
+                "a classic puzzle was given; leave out --variant samurai".into(),
+            ));
+        }
+        ExplainSource::Stdin => {
+            let mut buf = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut buf)
+                .map_err(|e| Error::Input {
+                    path: "-".into(),
+                    source: e,
+                })?;
+            (buf, "standard input".to_string())
+        }
+        ExplainSource::File(p) => {
+            let buf = std::fs::read(p).map_err(|e| Error::Input {
+                path: p.clone(),
+                source: e,
+            })?;
+            (buf, p.display().to_string())
+        }
+    };
+    match first_record(&buf) {
+        Some(Ok(g)) => Ok(g),
+        Some(Err(e)) => Err(Error::Usage(format!(
+            "the samurai puzzle in {name} is invalid: {}:{}: {e}",
+            e.line + 1,
+            e.col
+        ))),
+        None => Err(Error::Usage(format!("no samurai puzzle in {name}"))),
+    }
+}
+
+/// One step in the JSON form.
+#[derive(Debug, Serialize)]
+struct StepJson {
+    step: u32,
+    technique: &'static str,
+    rating: f64,
+    placements: Vec<String>,
+    eliminations: Vec<String>,
+    text: String,
+}
+
+/// The JSON form of a samurai explanation.
+#[derive(Debug, Serialize)]
+struct ReportJson {
+    puzzle: String,
+    solution: String,
+    steps: Vec<StepJson>,
+    er: f64,
+    ep: f64,
+    ed: f64,
+    er_lower_bound: bool,
+    ep_lower_bound: bool,
+    ed_lower_bound: bool,
+    level: &'static str,
+    hardest: &'static str,
+    outcome: &'static str,
+    cells_filled: u16,
+}
+
+fn step_json(i: usize, s: &SamuraiStep) -> StepJson {
+    StepJson {
+        step: i as u32 + 1,
+        technique: s.technique.name(),
+        rating: f64::from(s.technique.rating()) / 10.0,
+        placements: s
+            .placement
+            .iter()
+            .map(|(c, d)| format!("{c}={d}"))
+            .collect(),
+        eliminations: s
+            .eliminations
+            .iter()
+            .map(|(c, d)| format!("{c}<>{d}"))
+            .collect(),
+        text: s.description.clone(),
+    }
+}
+
+/// Runs `explain --variant samurai` and returns the text to print.
+pub fn explain(cfg: &ExplainConfig) -> Result<String, Error> {
+    let puzzle = load(&cfg.source)?;
+    let sol = SamuraiSolver::new().solve(&puzzle, 2);
+    if sol.count != 1 {
+        let n = if sol.count == 0 { "no" } else { "several" };
+        return Err(Error::Usage(format!(
+            "the puzzle has {n} solutions; explain needs a puzzle with exactly one"
+        )));
+    }
+    Ok(match cfg.format {
+        ExplainFormat::Text => {
+            let mut t = format!("Puzzle: {puzzle}\n");
+            samurai_logic::explain(&puzzle, &mut t);
+            t
+        }
+        ExplainFormat::Json => {
+            let mut steps = Vec::new();
+            let g: SamuraiGrade = SamuraiGrader::new().grade_with_steps(&puzzle, &mut steps);
+            let tenths = |v: u8| f64::from(v) / 10.0;
+            let report = ReportJson {
+                puzzle: puzzle.to_string(),
+                solution: sol.solution.to_string(),
+                steps: steps
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| step_json(i, s))
+                    .collect(),
+                er: tenths(g.er),
+                ep: tenths(g.ep),
+                ed: tenths(g.ed),
+                er_lower_bound: !g.solved,
+                ep_lower_bound: !g.ep_exact,
+                ed_lower_bound: g.steps == 0,
+                level: g.level(),
+                hardest: g.hardest.map_or("none", |t| t.name()),
+                outcome: if g.solved { "complete" } else { "stuck" },
+                cells_filled: g.filled,
+            };
+            serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"
+        }
+    })
 }

@@ -5,9 +5,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::config::{InputFormat, InputSpec, OutputSpec, SolveConfig};
+use crate::core::grader::{Grader, Outcome, Rating};
 use crate::core::{Cell, Grid, SolveOutcome, Solver};
 use crate::error::Error;
-use crate::io::records::{self, CellsKind, Record, RecordFormat, Splitter};
+use crate::io::records::{self, CellsKind, MAX_RECORD, Record, RecordFormat, Splitter};
 use crate::io::{Field, RowEncoder, Sink, Source};
 
 use super::engine::{Block, Diag, Engine, Writer};
@@ -27,9 +28,21 @@ pub const SOLVE_COLUMNS: &[&str] = &[
     "solutions",
     "solution",
     "guesses",
+    "er",
+    "ep",
+    "ed",
+    "level",
+    "hardest",
     "error",
     "tail",
 ];
+
+/// Columns in a row without `check`.
+pub(super) const NCOLS: usize = 14;
+/// Index of the `error` column.
+pub(super) const ERROR: usize = 12;
+/// Index of the `tail` column.
+pub(super) const TAIL: usize = 13;
 
 /// Per-worker scratch for `solve`.
 #[derive(Debug, Default)]
@@ -37,6 +50,8 @@ pub struct SolveWorker {
     solver: Solver,
     outcome: SolveOutcome,
     message: String,
+    grader: Grader,
+    rating: Rating,
     samurai: super::samurai::SamuraiWorker,
 }
 
@@ -154,7 +169,7 @@ impl SolveWorker {
                     message: self.message.clone(),
                 });
                 let mut fields = base_fields(rec, b"", b"invalid", Field::Null, b"", Field::Null);
-                fields[7] = Field::Text(self.message.as_bytes());
+                fields[ERROR] = Field::Text(self.message.as_bytes());
                 self.write(enc, cfg, &mut block.out, &fields, Field::Null);
                 if cfg.strict {
                     note_problem(block, at.line, at.col, &self.message);
@@ -185,8 +200,8 @@ impl SolveWorker {
                 message: self.message.clone(),
             });
             let mut fields = base_fields(rec, &line_buf, b"invalid", Field::Null, b"", Field::Null);
-            fields[7] = Field::Text(self.message.as_bytes());
-            fields[8] = Field::Text(tail_bytes);
+            fields[ERROR] = Field::Text(self.message.as_bytes());
+            fields[TAIL] = Field::Text(tail_bytes);
             self.write(enc, cfg, &mut block.out, &fields, Field::Null);
             if cfg.strict {
                 note_problem(block, rec.line, 1, &self.message);
@@ -229,7 +244,28 @@ impl SolveWorker {
             sol,
             Field::Int(o.guesses),
         );
-        fields[8] = Field::Text(tail_bytes);
+        fields[TAIL] = Field::Text(tail_bytes);
+        // Grade unique puzzles: er, ep, ed as `3.2` (or `>=9.5` for a lower bound).
+        let mut shown = [[0u8; 8]; 3];
+        if cfg.grade && o.count == 1 {
+            self.grader
+                .rate(&grid, Some(&o.solution), cfg.grade_budget, &mut self.rating);
+            let r = &self.rating;
+            if r.outcome != Outcome::Invalid {
+                stats.grades.add(r);
+                let [er_b, ep_b, ed_b] = &mut shown;
+                let n = r.er_shown().write_to(er_b);
+                fields[7] = Field::Raw(&er_b[..n]);
+                let n = r.ep_shown().write_to(ep_b);
+                fields[8] = Field::Raw(&ep_b[..n]);
+                let n = r.ed_shown().write_to(ed_b);
+                fields[9] = Field::Raw(&ed_b[..n]);
+                fields[10] = Field::Text(r.level().as_bytes());
+                if r.complete && r.steps > 0 {
+                    fields[11] = Field::Text(r.hardest.name().as_bytes());
+                }
+            }
+        }
         self.write(enc, cfg, &mut block.out, &fields, check);
         if cfg.strict && o.count != 1 {
             let why = if o.count == 0 {
@@ -246,13 +282,13 @@ impl SolveWorker {
         enc: &RowEncoder,
         cfg: &SolveConfig,
         out: &mut Vec<u8>,
-        fields: &[Field<'_>; 9],
+        fields: &[Field<'_>; NCOLS],
         check: Field<'_>,
     ) {
         if cfg.check {
-            let mut all = [Field::Null; 10];
-            all[..9].copy_from_slice(fields);
-            all[9] = check;
+            let mut all = [Field::Null; NCOLS + 1];
+            all[..NCOLS].copy_from_slice(fields);
+            all[NCOLS] = check;
             enc.write_row(out, &all);
         } else {
             enc.write_row(out, fields);
@@ -271,7 +307,7 @@ pub(super) fn note_problem(block: &mut Block<SolveStats>, line: u64, col: usize,
     }
 }
 
-/// The nine standard fields; `error` and `tail` start empty.
+/// The standard fields; the grading columns, `error` and `tail` start empty.
 pub(super) fn base_fields<'a>(
     rec: &Record<'a>,
     puzzle: &'a [u8],
@@ -279,7 +315,7 @@ pub(super) fn base_fields<'a>(
     solutions: Field<'a>,
     solution: &'a [u8],
     guesses: Field<'a>,
-) -> [Field<'a>; 9] {
+) -> [Field<'a>; NCOLS] {
     let text = |b: &'a [u8]| {
         if b.is_empty() {
             Field::Null
@@ -287,14 +323,27 @@ pub(super) fn base_fields<'a>(
             Field::Text(b)
         }
     };
+    // Grids are digits and dots: no quoting or escaping to look for.
+    let plain = |b: &'a [u8]| {
+        if b.is_empty() {
+            Field::Null
+        } else {
+            Field::Plain(b)
+        }
+    };
     [
         Field::Int(rec.line),
         text(rec.id),
-        text(puzzle),
-        Field::Text(status),
+        plain(puzzle),
+        Field::Plain(status),
         solutions,
-        text(solution),
+        plain(solution),
         guesses,
+        Field::Null,
+        Field::Null,
+        Field::Null,
+        Field::Null,
+        Field::Null,
         Field::Null,
         Field::Null,
     ]
@@ -496,7 +545,11 @@ pub fn run_with(
         if window.is_empty() && is_last {
             break;
         }
-        let p = splitter.split(window, first_line, WINDOW, is_last);
+        let mut p = splitter.split(window, first_line, WINDOW, is_last);
+        if p.consumed == 0 && splitter.is_empty() && !is_last && window.len() > MAX_RECORD {
+            // A stream holding one record longer than any real one: report and skip it.
+            p = splitter.split_oversized(window, first_line);
+        }
         if p.consumed == 0 && splitter.is_empty() {
             if is_last {
                 break;
@@ -538,10 +591,10 @@ pub fn run_with(
                         let msg = b"internal error while solving this record";
                         let mut f =
                             base_fields(&rec, b"", b"invalid", Field::Null, b"", Field::Null);
-                        f[7] = Field::Text(msg);
+                        f[ERROR] = Field::Text(msg);
                         if cfg.check {
-                            let mut all = [Field::Null; 10];
-                            all[..9].copy_from_slice(&f);
+                            let mut all = [Field::Null; NCOLS + 1];
+                            all[..NCOLS].copy_from_slice(&f);
                             enc.write_row(&mut block.out, &all);
                         } else {
                             enc.write_row(&mut block.out, &f);

@@ -2,10 +2,13 @@
 
 use std::time::Duration;
 
-use serde::Serialize;
+use serde::ser::{Serialize, SerializeMap, Serializer};
+
+use crate::core::grader::{Rating, level_name};
+use crate::core::logic::Technique;
 
 /// Counts for a `solve` run; blocks keep their own and are merged in order.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct SolveStats {
     /// Records read.
     pub records: u64,
@@ -27,6 +30,8 @@ pub struct SolveStats {
     /// With `--strict`: the first record that is not uniquely solvable.
     #[serde(skip)]
     pub first_problem: Option<Problem>,
+    /// Grading: puzzles per level (by ER), and per technique setting ER.
+    pub grades: GradeStats,
 }
 
 /// A record that stops a `--strict` run.
@@ -38,6 +43,115 @@ pub struct Problem {
     pub col: usize,
     /// What is wrong with it.
     pub message: String,
+}
+
+/// The six levels, in order.
+pub const LEVELS: [&str; 6] = [
+    "easy",
+    "medium",
+    "hard",
+    "fiendish",
+    "diabolical",
+    "extreme",
+];
+
+/// Grading counts: a histogram of levels, the puzzles whose rating is a lower bound, and
+/// how often each technique was the hardest step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GradeStats {
+    /// Puzzles graded.
+    pub graded: u64,
+    /// Graded puzzles per level, in the order of [`LEVELS`].
+    pub levels: [u64; 6],
+    /// Ratings that are lower bounds (budget spent, or beyond the implemented techniques).
+    pub lower_bounds: u64,
+    /// Per [`Technique`] (index in `Technique::ALL`): puzzles whose ER it set.
+    pub hardest: [u64; Technique::ALL.len()],
+}
+
+impl Default for GradeStats {
+    fn default() -> Self {
+        GradeStats {
+            graded: 0,
+            levels: [0; 6],
+            lower_bounds: 0,
+            hardest: [0; Technique::ALL.len()],
+        }
+    }
+}
+
+impl GradeStats {
+    /// Counts one rating.
+    pub fn add(&mut self, r: &Rating) {
+        self.graded += 1;
+        let level = level_name(r.er);
+        if let Some(i) = LEVELS.iter().position(|&l| l == level) {
+            self.levels[i] += 1;
+        }
+        if !r.complete {
+            self.lower_bounds += 1;
+        } else if r.steps == 0 {
+            // A full grid: nothing to count.
+        } else if let Some(i) = Technique::ALL.iter().position(|&t| t == r.hardest) {
+            self.hardest[i] += 1;
+        }
+    }
+
+    /// Adds another block's counts.
+    pub fn merge(&mut self, o: &GradeStats) {
+        self.graded += o.graded;
+        self.lower_bounds += o.lower_bounds;
+        for (a, b) in self.levels.iter_mut().zip(o.levels) {
+            *a += b;
+        }
+        for (a, b) in self.hardest.iter_mut().zip(o.hardest) {
+            *a += b;
+        }
+    }
+}
+
+/// JSON: `{"graded": n, "lower_bounds": n, "levels": {"easy": n, ...},
+/// "hardest_techniques": {"X-wing": n, ...}}` (techniques that never set ER are left out;
+/// techniques sharing a name are added together).
+impl Serialize for GradeStats {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        struct Levels<'a>(&'a [u64; 6]);
+        impl Serialize for Levels<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut m = s.serialize_map(Some(6))?;
+                for (l, n) in LEVELS.iter().zip(self.0) {
+                    m.serialize_entry(l, n)?;
+                }
+                m.end()
+            }
+        }
+        struct Hardest<'a>(&'a [u64; Technique::ALL.len()]);
+        impl Serialize for Hardest<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut names: Vec<(&str, u64)> = Vec::new();
+                for (t, &n) in Technique::ALL.iter().zip(self.0) {
+                    if n == 0 {
+                        continue;
+                    }
+                    match names.iter_mut().find(|(name, _)| *name == t.name()) {
+                        Some(e) => e.1 += n,
+                        None => names.push((t.name(), n)),
+                    }
+                }
+                let mut m = s.serialize_map(Some(names.len()))?;
+                for (name, n) in names {
+                    m.serialize_entry(name, &n)?;
+                }
+                m.end()
+            }
+        }
+        let mut m = s.serialize_map(Some(4))?;
+        m.serialize_entry("graded", &self.graded)?;
+        m.serialize_entry("lower_bounds", &self.lower_bounds)?;
+        m.serialize_entry("levels", &Levels(&self.levels))?;
+        m.serialize_entry("hardest_techniques", &Hardest(&self.hardest))?;
+        m.end()
+    }
 }
 
 impl SolveStats {
@@ -54,11 +168,12 @@ impl SolveStats {
         if self.first_problem.is_none() {
             self.first_problem.clone_from(&o.first_problem);
         }
+        self.grades.merge(&o.grades);
     }
 }
 
 /// The end-of-run summary of `solve`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct SolveSummary {
     /// Input name (`<stdin>` for standard input).
     pub input: String,
@@ -119,6 +234,16 @@ impl SolveSummary {
                 "; check: {} ok, {} mismatch",
                 s.check_ok, s.check_mismatch
             ));
+        }
+        let g = &s.grades;
+        if g.graded > 0 {
+            t.push_str("\nlevels:");
+            for (i, (l, n)) in LEVELS.iter().zip(g.levels).enumerate() {
+                t.push_str(&format!("{} {n} {l}", if i == 0 { "" } else { "," }));
+            }
+            if g.lower_bounds > 0 {
+                t.push_str(&format!(" ({} lower bounds)", g.lower_bounds));
+            }
         }
         t.push_str(&format!(
             "\n{:.2} s, {:.0} puzzles/s, {} thread{}, {:.2} guesses/puzzle",

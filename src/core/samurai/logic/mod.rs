@@ -557,6 +557,8 @@ pub struct SamuraiGrade {
     pub er: u8,
     /// Hardest step up to and including the first placement, in tenths (EP).
     pub ep: u8,
+    /// False when the grader stopped before any placement (EP is then a lower bound).
+    pub ep_exact: bool,
     /// Rating of the first step, in tenths (ED).
     pub ed: u8,
     /// The technique that set `er` (`None` when no step was taken).
@@ -667,6 +669,7 @@ impl SamuraiGrader {
         let mut grade = SamuraiGrade {
             er: 0,
             ep: 0,
+            ep_exact: false,
             ed: 0,
             hardest: None,
             solved: false,
@@ -727,6 +730,7 @@ impl SamuraiGrader {
         }
         grade.filled = 369 - self.board.empty;
         grade.solved = self.board.empty == 0;
+        grade.ep_exact = placed_yet;
         if !placed_yet {
             grade.ep = grade.er;
         }
@@ -759,39 +763,50 @@ impl SamuraiGrader {
 /// rating, technique and what it placed or eliminated (cells as `gNrNcN`), then the ratings:
 ///
 /// ```text
-///   1. (1.2) Hidden single in grid 1 box 3: g1r2c8=5
-///   2. (2.6) Pointing on 7 in grid 3 box 1 / grid 3 row 2: g3r2c5<>7, g3r2c9<>7
+///   1. [1.2] Hidden single in grid 1 box 3: g1r2c8=5
+///   2. [2.6] Pointing on 7 in grid 3 box 1 / grid 3 row 2: g3r2c5<>7, g3r2c9<>7
 /// ...
-/// ER 2.6, EP 1.2, ED 1.2, hardest: Pointing, level: hard
+/// ER 2.6, EP 1.2, ED 1.2 (hard); hardest step: Pointing
 /// ```
 ///
-/// For a puzzle beyond these techniques the last line says how far they got. This is the
-/// text of `explain --variant samurai`; the steps themselves are in
+/// For a puzzle beyond these techniques, ER (and EP or ED when not reached) are marked as
+/// lower bounds (`>=`), the level is `beyond`, and a last line says how far the techniques
+/// got. This is the text of `explain --variant samurai`; the steps themselves come from
 /// [`SamuraiGrader::grade_with_steps`].
 pub fn explain(puzzle: &SamuraiGrid, out: &mut String) -> SamuraiGrade {
     let mut steps = Vec::new();
     let grade = SamuraiGrader::new().grade_with_steps(puzzle, &mut steps);
     let width = steps.len().to_string().len();
     for (i, step) in steps.iter().enumerate() {
-        let _ = write!(out, "{:>width$}. (", i + 1);
+        let _ = write!(out, "{:>width$}. [", i + 1);
         let _ = write_rating(out, step.technique.rating());
-        let _ = writeln!(out, ") {step}");
+        let _ = writeln!(out, "] {step}");
     }
-    if grade.solved {
-        let _ = write!(out, "ER ");
-        let _ = write_rating(out, grade.er);
-        let _ = write!(out, ", EP ");
-        let _ = write_rating(out, grade.ep);
-        let _ = write!(out, ", ED ");
-        let _ = write_rating(out, grade.ed);
+    let bound = |out: &mut String, exact: bool, v: u8| {
+        if !exact {
+            out.push_str(">=");
+        }
+        let _ = write_rating(out, v);
+    };
+    out.push_str("ER ");
+    bound(out, grade.solved, grade.er);
+    out.push_str(", EP ");
+    bound(out, grade.ep_exact, grade.ep);
+    out.push_str(", ED ");
+    bound(out, grade.steps > 0, grade.ed);
+    let _ = writeln!(
+        out,
+        " ({}); hardest step: {}",
+        grade.level(),
+        grade.hardest.map_or("none", SamuraiTechnique::name)
+    );
+    if !grade.solved {
         let _ = writeln!(
             out,
-            ", hardest: {}, level: {}",
-            grade.hardest.map_or("none", SamuraiTechnique::name),
-            grade.level()
+            "No implemented technique applies after {}/369 cells: the ratings marked >= are \
+             lower bounds.",
+            grade.filled
         );
-    } else {
-        let _ = writeln!(out, "{grade}");
     }
     grade
 }
@@ -838,14 +853,15 @@ mod tests {
         let grade = explain(&p, &mut text);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 4, "{text}");
-        assert!(lines[0].starts_with("1. (1."), "{text}");
+        assert!(lines[0].starts_with("1. [1."), "{text}");
         assert!(
-            lines[2].starts_with("3. (1.0) Full house in grid 1 "),
+            lines[2].starts_with("3. [1.0] Full house in grid 1 box 1: g1r1c3="),
             "{text}"
         );
         assert_eq!(grade.steps, 3);
+        assert!(grade.ep_exact);
         assert!(lines[3].starts_with("ER 1."), "{text}");
-        assert!(lines[3].ends_with("level: easy"), "{text}");
+        assert!(lines[3].contains(" (easy); hardest step: "), "{text}");
     }
 
     #[test]
