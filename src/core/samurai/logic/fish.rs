@@ -44,7 +44,7 @@ pub(crate) fn fish(b: &Board, f: &mut Finding, degree: u32) -> bool {
             for (o, line) in lines.iter_mut().enumerate() {
                 *line = SamuraiHouse::of(g, kind_of(base), o as u8).index();
                 for (d, p) in pos[o].iter_mut().enumerate() {
-                    *p = b.positions(*line, 1 << d);
+                    *p = b.positions(*line, d);
                 }
             }
             let found = for_each_subset(0x1ff, degree, |sel| {

@@ -10,7 +10,9 @@
 //! Scanning order follows Sudoku Explainer: box against column, box against row, column
 //! against box, row against box; digits 1-9 outermost.
 
-use super::{Board, Finding, KIND_BOX, KIND_COL, KIND_ROW, SamuraiTechnique, houses_of, kind};
+use super::{
+    Board, Finding, INTER, KIND_BOX, KIND_COL, KIND_ROW, SamuraiTechnique, houses_of, kind,
+};
 use crate::core::samurai::{CELL_HOUSE_COUNT, CELL_HOUSES, HOUSE_CELLS};
 
 /// For each house, the houses of the other family (boxes for a line, lines for a box) that
@@ -65,59 +67,52 @@ fn crossing(h: usize) -> &'static [u8] {
     &CROSS.houses[h][..CROSS.len[h] as usize]
 }
 
-#[inline]
-fn in_house(h: usize, c: u16) -> bool {
-    HOUSE_CELLS[h].contains(&c)
-}
-
 /// Finds a pointing or claiming step (with `direct`, only one leaving a hidden single, which
 /// it places).
 pub(crate) fn locked_candidates(b: &Board, f: &mut Finding, direct: bool) -> bool {
+    let inter = &INTER;
     for (kind1, kind2) in [
         (KIND_BOX, KIND_COL),
         (KIND_BOX, KIND_ROW),
         (KIND_COL, KIND_BOX),
         (KIND_ROW, KIND_BOX),
     ] {
-        for d in 0..9u8 {
-            let bit = 1u16 << d;
+        for d in 0..9usize {
             for h1 in houses_of(kind1) {
-                if b.positions(h1, bit).count_ones() < 2 {
+                let p1 = b.positions(h1, d);
+                if p1.count_ones() < 2 {
                     continue;
                 }
                 for &h2 in crossing(h1) {
                     let h2 = h2 as usize;
-                    if kind(h2) != kind2 {
+                    if kind(h2) != kind2 || p1 & !inter[h1][h2] != 0 {
                         continue;
                     }
-                    let confined = HOUSE_CELLS[h1]
-                        .iter()
-                        .all(|&c| b.cands[c as usize] & bit == 0 || in_house(h2, c));
-                    if !confined {
-                        continue;
-                    }
+                    // The digit's places in h1 all lie in h2.
                     if direct {
                         if direct_single(b, f, h1, h2, kind1, d) {
                             return true;
                         }
+                        continue;
+                    }
+                    let elim = b.positions(h2, d) & !inter[h2][h1];
+                    if elim == 0 {
+                        continue;
+                    }
+                    f.start(if kind1 == KIND_BOX {
+                        SamuraiTechnique::Pointing
                     } else {
-                        f.start(if kind1 == KIND_BOX {
-                            SamuraiTechnique::Pointing
-                        } else {
-                            SamuraiTechnique::Claiming
-                        });
-                        for &c in &HOUSE_CELLS[h2] {
-                            if !in_house(h1, c) && b.cands[c as usize] & bit != 0 {
-                                f.eliminate(c, bit);
-                            }
-                        }
-                        if f.n_elims > 0 {
-                            f.digits = bit;
-                            f.house(h1);
-                            f.house(h2);
-                            return true;
+                        SamuraiTechnique::Claiming
+                    });
+                    for (i, &c) in HOUSE_CELLS[h2].iter().enumerate() {
+                        if elim & (1 << i) != 0 {
+                            f.eliminate(c, 1 << d);
                         }
                     }
+                    f.digits = 1 << d;
+                    f.house(h1);
+                    f.house(h2);
+                    return true;
                 }
             }
         }
@@ -127,35 +122,31 @@ pub(crate) fn locked_candidates(b: &Board, f: &mut Finding, direct: bool) -> boo
 
 /// For digit index `d` locked in `h1` ∩ `h2`: a house of `h1`'s kind crossing `h2` whose only
 /// remaining place for the digit, once `h2`'s other cells lose it, is one cell.
-fn direct_single(b: &Board, f: &mut Finding, h1: usize, h2: usize, kind1: u8, d: u8) -> bool {
-    let bit = 1u16 << d;
+fn direct_single(b: &Board, f: &mut Finding, h1: usize, h2: usize, kind1: u8, d: usize) -> bool {
+    let inter = &INTER;
     for &h3 in crossing(h2) {
         let h3 = h3 as usize;
         if h3 == h1 || kind(h3) != kind1 {
             continue;
         }
-        let mut total = 0;
-        let mut remaining = 0;
-        let mut cell = 0;
-        for &c in &HOUSE_CELLS[h3] {
-            if b.cands[c as usize] & bit != 0 {
-                total += 1;
-                if !in_house(h2, c) || in_house(h1, c) {
-                    remaining += 1;
-                    cell = c;
-                }
-            }
+        let p3 = b.positions(h3, d);
+        if p3.count_ones() < 2 {
+            continue;
         }
-        if total > 1 && remaining == 1 && total > remaining {
+        // Cells of h3 in h2 but not in h1 lose the digit.
+        let removed = inter[h3][h2] & !inter[h3][h1];
+        let rest = p3 & !removed;
+        if p3 & removed != 0 && rest.count_ones() == 1 {
             f.start(if kind1 == KIND_BOX {
                 SamuraiTechnique::DirectPointing
             } else {
                 SamuraiTechnique::DirectClaiming
             });
-            f.digits = bit;
+            f.digits = 1 << d;
             f.house(h1);
             f.house(h2);
-            f.place = Some((cell, d + 1));
+            let cell = HOUSE_CELLS[h3][rest.trailing_zeros() as usize];
+            f.place = Some((cell, d as u8 + 1));
             return true;
         }
     }

@@ -22,7 +22,9 @@
 use std::fmt;
 use std::fmt::Write as _;
 
-use super::{HOUSE_CELLS, HOUSE_INFO, SamuraiCell, SamuraiGrid, SamuraiHouse};
+use super::{
+    CELL_HOUSE_COUNT, CELL_HOUSES, HOUSE_CELLS, HOUSE_INFO, SamuraiCell, SamuraiGrid, SamuraiHouse,
+};
 use crate::core::index::Digit;
 
 pub mod fish;
@@ -222,6 +224,9 @@ pub(crate) struct Board {
     pub(crate) cands: [u16; 369],
     /// Number of empty cells.
     pub(crate) empty: u16,
+    /// Where each digit can go in each house: `pos[h][d]` has bit `i` when the house's
+    /// cell `i` has digit index `d` as a candidate. Refreshed before each step.
+    pub(crate) pos: [[u16; 9]; 131],
 }
 
 impl Board {
@@ -230,6 +235,40 @@ impl Board {
             values: [0; 369],
             cands: [0; 369],
             empty: 0,
+            pos: [[0; 9]; 131],
+        }
+    }
+
+    /// Removes the candidates `mask` from cell `c`, keeping [`Board::pos`] in step.
+    pub(crate) fn eliminate(&mut self, c: usize, mask: u16) {
+        let gone = self.cands[c] & mask;
+        self.cands[c] &= !mask;
+        if gone != 0 {
+            for &(h, i) in slots(c) {
+                let p = &mut self.pos[h as usize];
+                let mut m = gone;
+                while m != 0 {
+                    let d = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    p[d] &= !(1 << i);
+                }
+            }
+        }
+    }
+
+    /// Recomputes [`Board::pos`] from the candidates.
+    pub(crate) fn refresh_positions(&mut self) {
+        for (h, cells) in HOUSE_CELLS.iter().enumerate() {
+            let mut p = [0u16; 9];
+            for (i, &c) in cells.iter().enumerate() {
+                let mut m = self.cands[c as usize];
+                while m != 0 {
+                    let d = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    p[d] |= 1 << i;
+                }
+            }
+            self.pos[h] = p;
         }
     }
 
@@ -252,6 +291,7 @@ impl Board {
             }
             self.cands[c] = m;
         }
+        self.refresh_positions();
     }
 
     /// Places digit `d` (1-9) in cell `c` and removes it from the peers' candidates.
@@ -259,24 +299,19 @@ impl Board {
         if self.values[c] == 0 {
             self.empty -= 1;
         }
+        self.eliminate(c, 0x1ff);
         self.values[c] = d;
-        self.cands[c] = 0;
-        let bit = !(1u16 << (d - 1));
+        let bit = 1u16 << (d - 1);
         for &p in peers(c) {
-            self.cands[p as usize] &= bit;
+            self.eliminate(p as usize, bit);
         }
     }
 
-    /// Where digit bit `bit` can go in house `h`, as a mask over the house's nine cells.
+    /// Where digit index `d` can go in house `h`, as a mask over the house's nine cells
+    /// (from the table refreshed before each step).
     #[inline]
-    pub(crate) fn positions(&self, h: usize, bit: u16) -> u16 {
-        let mut m = 0;
-        for (i, &c) in HOUSE_CELLS[h].iter().enumerate() {
-            if self.cands[c as usize] & bit != 0 {
-                m |= 1 << i;
-            }
-        }
-        m
+    pub(crate) fn positions(&self, h: usize, d: usize) -> u16 {
+        self.pos[h][d]
     }
 
     /// Empty cells of house `h`.
@@ -716,15 +751,23 @@ impl SamuraiGrader {
                     description,
                 });
             }
-            // Apply.
+            // Apply. Sound steps never empty a cell of a puzzle with a solution; for one
+            // without, stop at the first cell left with no candidate.
+            let mut broken = false;
             for i in 0..self.finding.n_elims {
                 let (c, m) = self.finding.elims[i];
-                self.board.cands[c as usize] &= !m;
+                let c = c as usize;
+                self.board.eliminate(c, m);
+                broken |= self.board.values[c] == 0 && self.board.cands[c] == 0;
             }
             if let Some((c, d)) = self.finding.place {
-                self.board.place(c as usize, d);
+                let c = c as usize;
+                self.board.place(c, d);
+                broken |= peers(c).iter().any(|&p| {
+                    self.board.values[p as usize] == 0 && self.board.cands[p as usize] == 0
+                });
             }
-            if self.board.is_broken() {
+            if broken {
                 break;
             }
         }
@@ -811,9 +854,79 @@ pub fn explain(puzzle: &SamuraiGrid, out: &mut String) -> SamuraiGrade {
     grade
 }
 
+const fn build_kind_lists() -> [[u8; 45]; 3] {
+    let mut t = [[0u8; 45]; 3];
+    let mut n = [0usize; 3];
+    let mut h = 0;
+    while h < 131 {
+        let k = HOUSE_INFO[h].1 as usize;
+        t[k][n[k]] = h as u8;
+        n[k] += 1;
+        h += 1;
+    }
+    t
+}
+
+/// Houses of each kind (rows, columns: 45 each; boxes: 41, then padding).
+static KIND_LISTS: [[u8; 45]; 3] = build_kind_lists();
+
 /// Houses of one kind in scanning order.
 pub(crate) fn houses_of(kind_code: u8) -> impl Iterator<Item = usize> {
-    (0..131).filter(move |&h| kind(h) == kind_code)
+    let n = if kind_code == KIND_BOX { 41 } else { 45 };
+    KIND_LISTS[kind_code as usize][..n]
+        .iter()
+        .map(|&h| h as usize)
+}
+
+const fn build_inter() -> [[u16; 131]; 131] {
+    let mut t = [[0u16; 131]; 131];
+    let mut a = 0;
+    while a < 131 {
+        let mut i = 0;
+        while i < 9 {
+            let c = HOUSE_CELLS[a][i] as usize;
+            let mut k = 0;
+            while k < CELL_HOUSE_COUNT[c] as usize {
+                t[a][CELL_HOUSES[c][k].index()] |= 1 << i;
+                k += 1;
+            }
+            i += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+/// `INTER[a][b]`: the cells of house `a` that also lie in house `b`, as a mask over `a`'s
+/// nine cells.
+pub(crate) static INTER: [[u16; 131]; 131] = build_inter();
+
+const fn build_slots() -> ([[(u8, u8); 5]; 369], [u8; 369]) {
+    let mut t = [[(0u8, 0u8); 5]; 369];
+    let mut n = [0u8; 369];
+    let mut h = 0;
+    while h < 131 {
+        let mut i = 0;
+        while i < 9 {
+            let c = HOUSE_CELLS[h][i] as usize;
+            t[c][n[c] as usize] = (h as u8, i as u8);
+            n[c] += 1;
+            i += 1;
+        }
+        h += 1;
+    }
+    (t, n)
+}
+
+const SLOT_TABLES: ([[(u8, u8); 5]; 369], [u8; 369]) = build_slots();
+/// For each cell: (house, index of the cell in that house) for each of its houses.
+static SLOTS: [[(u8, u8); 5]; 369] = SLOT_TABLES.0;
+static SLOT_COUNT: [u8; 369] = SLOT_TABLES.1;
+
+/// The (house, index in house) slots of cell `c`.
+#[inline]
+fn slots(c: usize) -> &'static [(u8, u8)] {
+    &SLOTS[c][..SLOT_COUNT[c] as usize]
 }
 
 #[cfg(test)]

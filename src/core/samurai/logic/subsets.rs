@@ -96,7 +96,7 @@ pub(crate) fn hidden_subset(b: &Board, f: &mut Finding, degree: u32, direct: boo
             let mut pos = [0u16; 9];
             let mut usable = 0u16;
             for (d, p) in pos.iter_mut().enumerate() {
-                *p = b.positions(h, 1 << d);
+                *p = b.positions(h, d);
                 let n = p.count_ones();
                 if n >= 2 && n <= degree {
                     usable |= 1 << d;
