@@ -758,10 +758,31 @@ impl SamuraiSolver {
             self.count = self.count.saturating_add(mult).min(self.limit);
             return;
         }
-        let Some((p, mut digits)) = state
-            .branch_in(&T.shared)
-            .or_else(|| state.branch_in(&T.all))
-        else {
+        // Branch on a shared cell with the fewest candidates; among those, one next to the
+        // corner grid with the fewest open cells, whose split-off is nearest.
+        let mut choice = None;
+        if let Some((_, m)) = state.branch_in(&T.shared) {
+            let want = m.count_ones();
+            let mut best = u32::MAX;
+            for k in [0usize, 1, 3, 4] {
+                if !state.any_unsolved(&T.boundary[k]) {
+                    continue;
+                }
+                let left: u32 = (0..W)
+                    .map(|i| (state.unsolved[i] & T.interior[k][i]).count_ones())
+                    .sum();
+                if left >= best {
+                    continue;
+                }
+                if let Some((p2, m2)) = state.branch_in(&T.boundary[k]) {
+                    if m2.count_ones() == want {
+                        best = left;
+                        choice = Some((p2, m2));
+                    }
+                }
+            }
+        }
+        let Some((p, mut digits)) = choice.or_else(|| state.branch_in(&T.all)) else {
             return;
         };
         while digits != 0 {
