@@ -1,14 +1,18 @@
 //! Samurai benchmarks: solving generated puzzles with a uniqueness check (single thread),
-//! generating unique puzzles (single thread and two threads), grading.
+//! grading them with the human techniques (single thread), and generating unique puzzles
+//! (one thread and two threads).
 //!
-//! The puzzles come from the generator itself (`seed` 1, indices 0..N), the same kind
-//! `generate --variant samurai` makes. Throughput is reported per puzzle.
+//! The puzzles come from the generator itself (seed 1, indices 0..200, no symmetry): the
+//! puzzles `SamuraiGenerator` makes, minimal for their symmetry. Throughput is reported per
+//! puzzle.
+//!
+//!     cargo bench --bench samurai
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use sudoku_batch::core::samurai::{
-    SamuraiGenerator, SamuraiGrid, SamuraiOutcome, SamuraiSolver, SamuraiSymmetry,
+    SamuraiGenerator, SamuraiGrader, SamuraiGrid, SamuraiOutcome, SamuraiSolver, SamuraiSymmetry,
 };
 
 const PUZZLES: usize = 200;
@@ -31,6 +35,22 @@ fn solve(c: &mut Criterion) {
             for p in &ps {
                 s.solve_into(black_box(p), 2, &mut out);
                 assert_eq!(out.count, 1);
+            }
+        })
+    });
+    group.finish();
+}
+
+fn grade(c: &mut Criterion) {
+    let ps = puzzles();
+    let mut group = c.benchmark_group("samurai_grade");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(ps.len() as u64));
+    group.bench_function("generated", |b| {
+        let mut g = SamuraiGrader::new();
+        b.iter(|| {
+            for p in &ps {
+                black_box(g.grade(black_box(p)));
             }
         })
     });
@@ -74,5 +94,5 @@ fn generate(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, solve, generate);
+criterion_group!(benches, solve, grade, generate);
 criterion_main!(benches);
