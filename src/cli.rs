@@ -161,6 +161,10 @@ pub struct BenchArgs {
     /// Print the report as JSON (for scripts such as bench-compare.sh).
     #[arg(long)]
     pub json: bool,
+
+    /// Puzzle variant (`samurai`: files of samurai records in any of their three forms).
+    #[arg(long, value_enum, default_value_t = VariantArg::Classic)]
+    pub variant: VariantArg,
 }
 
 /// A shard of a run: `index` of `count` (`K/N` on the command line, K from 0).
@@ -397,6 +401,7 @@ mod tests {
             panic!("not bench")
         };
         assert_eq!(b.files.len(), 2);
+        assert_eq!(b.variant, VariantArg::Classic);
         assert_eq!((b.rounds, b.limit, b.threads, b.json), (3, 1, 2, true));
         assert!(Cli::try_parse_from(["sudoku-batch", "bench"]).is_err());
     }

@@ -257,6 +257,7 @@ impl BenchConfig {
             rounds: a.rounds as usize,
             limit: a.limit,
             threads: a.threads,
+            samurai: a.variant == VariantArg::Samurai,
         })
     }
 }

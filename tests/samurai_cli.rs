@@ -410,3 +410,26 @@ fn explain_shows_the_samurai_solving_path() {
         assert!(!o.stderr.is_empty());
     }
 }
+
+#[test]
+fn bench_times_samurai_files() {
+    let o = run(&[
+        "bench",
+        "--variant",
+        "samurai",
+        data("lines.txt").to_str().unwrap(),
+        data("mixed.txt").to_str().unwrap(),
+        "--rounds",
+        "1",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let files = v["files"].as_array().unwrap();
+    assert_eq!(files[0]["puzzles"], 4);
+    assert_eq!(files[0]["skipped"], 0);
+    assert_eq!(files[0]["solutions_per_puzzle"], 1.0);
+    // mixed.txt: 6 valid records (one of them with two solutions), 2 invalid ones skipped.
+    assert_eq!(files[1]["puzzles"], 6);
+    assert_eq!(files[1]["skipped"], 2);
+    assert!(files[1]["median_pps"].as_f64().unwrap() > 0.0);
+}

@@ -336,3 +336,75 @@ pub fn explain(cfg: &ExplainConfig) -> Result<String, Error> {
         }
     })
 }
+
+// ---------------------------------------------------------------------------------------
+// bench --variant samurai
+
+/// Reads every valid samurai puzzle of an input (records of any form); returns them and how
+/// many records were skipped as invalid.
+pub fn load_puzzles(spec: &crate::config::InputSpec) -> Result<(Vec<SamuraiGrid>, usize), Error> {
+    use crate::config::InputSpec;
+    let buf = match spec {
+        InputSpec::Stdin => {
+            let mut buf = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut buf)
+                .map_err(|e| Error::Input {
+                    path: "-".into(),
+                    source: e,
+                })?;
+            buf
+        }
+        InputSpec::File(p) => std::fs::read(p).map_err(|e| Error::Input {
+            path: p.clone(),
+            source: e,
+        })?,
+    };
+    let mut splitter = Splitter::new(RecordFormat::Samurai);
+    splitter.split(&buf, 1, usize::MAX, true);
+    let mut puzzles = Vec::new();
+    let mut skipped = 0;
+    for rec in splitter.records(&buf) {
+        let crate::io::records::CellsKind::Samurai(form) = rec.kind else {
+            skipped += 1;
+            continue;
+        };
+        let mut lines: [&[u8]; 21] = [&[]; 21];
+        let n = record_lines(rec.text, &mut lines);
+        match format::parse_record(form, &lines[..n]) {
+            Ok((g, _)) if rec.fault.is_none() => puzzles.push(g),
+            _ => skipped += 1,
+        }
+    }
+    Ok((puzzles, skipped))
+}
+
+/// Solves every puzzle once (on `pool`'s threads); returns (guesses, solutions) totals.
+pub fn solve_all(puzzles: &[SamuraiGrid], limit: u32, pool: &rayon::ThreadPool) -> (u64, u64) {
+    use rayon::prelude::*;
+    let run = |chunk: &[SamuraiGrid], solver: &mut SamuraiSolver, out: &mut SamuraiOutcome| {
+        let (mut g, mut n) = (0u64, 0u64);
+        for p in chunk {
+            solver.solve_into(p, limit, out);
+            g += out.guesses;
+            n += u64::from(out.count);
+        }
+        (g, n)
+    };
+    if pool.current_num_threads() == 1 {
+        return run(
+            puzzles,
+            &mut SamuraiSolver::new(),
+            &mut SamuraiOutcome::default(),
+        );
+    }
+    pool.install(|| {
+        puzzles
+            .par_chunks(64)
+            .map_init(
+                || (SamuraiSolver::new(), SamuraiOutcome::default()),
+                |(solver, out), chunk| run(chunk, solver, out),
+            )
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+    })
+}
