@@ -38,7 +38,7 @@ pub const SOLVE_COLUMNS: &[&str] = &[
 ];
 
 /// Columns in a row without `check`.
-pub(super) const NCOLS: usize = 14;
+const NCOLS: usize = 14;
 /// Index of the `error` column.
 pub(super) const ERROR: usize = 12;
 /// Index of the `tail` column.
