@@ -7,6 +7,7 @@ pub mod explain;
 pub mod generate;
 pub mod minimize;
 pub mod progress;
+pub mod samurai;
 pub mod solve;
 pub mod summary;
 
