@@ -16,12 +16,12 @@
 //! features that `search` enables.
 
 use std::arch::x86_64::{
-    __m128i, __m512i, _mm512_and_si512, _mm512_andnot_si512, _mm512_castsi512_si128,
-    _mm512_load_si512, _mm512_mask_testn_epi32_mask, _mm512_maskz_mov_epi32,
-    _mm512_maskz_set1_epi32, _mm512_or_si512, _mm512_set1_epi32, _mm512_shuffle_epi32,
-    _mm512_shuffle_i64x2, _mm512_slli_epi32, _mm512_srli_epi32, _mm512_store_si512,
-    _mm512_sub_epi32, _mm512_ternarylogic_epi32, _mm512_test_epi32_mask, _mm512_testn_epi32_mask,
-    _mm512_xor_si512,
+    __m128i, __m512i, _mm_set_epi32, _mm512_and_si512, _mm512_andnot_si512, _mm512_castsi512_si128,
+    _mm512_load_si512, _mm512_mask_testn_epi32_mask, _mm512_maskz_broadcast_i32x4,
+    _mm512_maskz_mov_epi32, _mm512_maskz_set1_epi32, _mm512_or_si512, _mm512_set1_epi32,
+    _mm512_shuffle_epi32, _mm512_shuffle_i64x2, _mm512_slli_epi32, _mm512_srli_epi32,
+    _mm512_store_si512, _mm512_sub_epi32, _mm512_ternarylogic_epi32, _mm512_test_epi32_mask,
+    _mm512_testn_epi32_mask, _mm512_xor_si512,
 };
 
 use super::State;
@@ -276,11 +276,14 @@ impl Lanes for Avx512 {
     }
 
     #[inline(always)]
-    fn digit_band_bits(d: usize, b: usize, bits: u32) -> Self {
-        let k = 1u16 << (4 * (d % 4) + b);
+    fn digit_lane(d: usize, lane: [u32; 4]) -> Self {
+        let k = 0xFu16 << (4 * (d % 4));
         let reg = d / 4;
+        let [a, b, c, e] = lane.map(|x| x as i32);
         // SAFETY: AVX-512F, see the module docs.
-        each!(|i| unsafe { _mm512_maskz_set1_epi32(if i == reg { k } else { 0 }, bits as i32) })
+        each!(|i| unsafe {
+            _mm512_maskz_broadcast_i32x4(if i == reg { k } else { 0 }, _mm_set_epi32(e, c, b, a))
+        })
     }
 
     #[inline(always)]

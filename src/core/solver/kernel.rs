@@ -133,8 +133,8 @@ pub(super) trait Lanes: Copy {
     fn first_lane(self) -> [u32; 4];
     /// `bits` in band word `b` of every digit, zero elsewhere.
     fn band_bits(b: usize, bits: u32) -> Self;
-    /// `bits` in band word `b` of digit `d` (0-based), zero elsewhere.
-    fn digit_band_bits(d: usize, b: usize, bits: u32) -> Self;
+    /// The four words `lane` in digit lane `d` (0-based), zero elsewhere.
+    fn digit_lane(d: usize, lane: [u32; 4]) -> Self;
     /// Bit `d` set when band word `b` of digit `d` meets `bits`.
     fn digits_meeting(self, b: usize, bits: u32) -> u32;
 }
@@ -290,37 +290,265 @@ pub(super) fn propagate<L: Lanes>(w: &mut L) -> Step {
     }
 }
 
-/// The branching choice: a band, one cell bit in it, and the cell's candidate digits
-/// (bit `d` for digit `d + 1`). A bivalue cell if there is one (the first in reading order
-/// by band), else the first cell with the fewest candidates.
+/// A binary branching decision: the candidates the asserted side removes, and those the
+/// other side (kept on the stack) removes.
+struct Branch<L> {
+    take: L,
+    skip: L,
+}
+
+/// Triad anchors of the diagonal (0,0) (1,1) (2,2) of a triad matrix.
+const DIAG: u32 = 1 | 1 << 12 | 1 << 24;
+/// Triad anchors of the anti-diagonal (0,2) (1,1) (2,0).
+const ANTI: u32 = 1 << 6 | 1 << 12 | 1 << 18;
+
+/// The triad anchors of the six permutations of a band's rows-by-boxes matrix, in the
+/// order of [`band_configs`]: row r in box r + p for p = 0, 1, 2; row r in box
+/// p - 1 - r for p = 3, 4, 5 (all mod 3).
+const CONFIGS: [u32; 6] = {
+    let mut t = [0; 6];
+    let mut p = 0;
+    while p < 6 {
+        let mut r = 0;
+        while r < 3 {
+            let k = if p < 3 {
+                (r + p) % 3
+            } else {
+                (p + 2 * 3 - 1 - r) % 3
+            };
+            t[p] |= 1 << (9 * r + 3 * k);
+            r += 1;
+        }
+        p += 1;
+    }
+    t
+};
+
+/// For each digit and band: bit p set when permutation p (see [`CONFIGS`]) of the band's
+/// triad matrix is still open.
 #[inline(always)]
-fn choose<L: Lanes>(w: L) -> (usize, u32, u32) {
+fn band_configs<L: Lanes>(w: L) -> L {
+    let o = w.or(w.shr::<1>()).or(w.shr::<2>()).and(L::splat(T_ALL));
+    let a = o
+        .shr::<3>()
+        .and(L::splat(T_01))
+        .or(o.shl::<6>().and(L::splat(T_2)));
+    let b = o
+        .shl::<3>()
+        .and(L::splat(T_12))
+        .or(o.shr::<6>().and(L::splat(T_0)));
+    let (diag, anti) = (L::splat(DIAG), L::splat(ANTI));
+    let mut m = L::splat(0);
+    for (p, (u, mask)) in [
+        (o, diag),
+        (a, diag),
+        (b, diag),
+        (o, anti),
+        (a, anti),
+        (b, anti),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        m = m.or(L::splat(1 << p).keep_where_zero(u.andnot(mask)));
+    }
+    m
+}
+
+/// For each digit, in band word 0: the open permutations of each stack's bands-by-columns
+/// matrix. Bit 3s + j of the first word: band b in column j + b of stack s; of the second:
+/// band b in column j - b (mod 3).
+#[inline(always)]
+fn stack_configs<L: Lanes>(w: L) -> (L, L) {
+    let c = w.or(w.shr::<9>()).or(w.shr::<18>()).and(L::splat(0x1FF));
+    let q1 = c
+        .shr::<1>()
+        .and(L::splat(COL_J01))
+        .or(c.shl::<2>().and(L::splat(COL_J2)));
+    let q2 = c
+        .shl::<1>()
+        .and(L::splat(COL_J12))
+        .or(c.shr::<2>().and(L::splat(COL_J0)));
+    (
+        c.and(q1.next_band()).and(q2.prev_band()),
+        c.and(q2.next_band()).and(q1.prev_band()),
+    )
+}
+
+/// A band word's cells in the columns of a nine-bit column mask.
+const fn columns(m: u32) -> u32 {
+    m | m << 9 | m << 18
+}
+
+/// Cells of triad (r, k) of a band word.
+const fn triad_cells(r: usize, k: usize) -> u32 {
+    0b111 << (9 * r + 3 * k)
+}
+
+/// Cells of box k (0..3) of a band word.
+const fn box_cells(k: usize) -> u32 {
+    columns(0o7 << (3 * k))
+}
+
+/// Branches on the placement pattern of one digit in one band or stack: the band or stack
+/// with the fewest open patterns over all digits (among those not yet decided), then its
+/// digit with the fewest open patterns (at least two). With exactly two, one side asserts
+/// each; with more, it branches on one triad of the first pattern ("the digit is in this
+/// triad" or not), the triad that the fewest patterns share. `None` when every band and
+/// stack is decided.
+#[inline(always)]
+fn config_branch<L: Lanes>(w: L) -> Option<Branch<L>> {
+    let mut h = State::ZERO;
+    let mut ve = State::ZERO;
+    let mut vo = State::ZERO;
+    band_configs(w).store(&mut h);
+    let (e, o) = stack_configs(w);
+    e.store(&mut ve);
+    o.store(&mut vo);
+    // Open patterns of digit d in band or stack k (k = 3.. are the stacks), six bits.
+    let pats = |k: usize, d: usize| -> u32 {
+        if k < 3 {
+            h.w[4 * d + k]
+        } else {
+            let s = 3 * (k - 3);
+            (ve.w[4 * d] >> s & 7) | (vo.w[4 * d] >> s & 7) << 3
+        }
+    };
+    let mut best: Option<(u32, usize)> = None;
+    for k in 0..6 {
+        let total: u32 = (0..9).map(|d| pats(k, d).count_ones()).sum();
+        if total > 9 && best.is_none_or(|x| total < x.0) {
+            best = Some((total, k));
+        }
+    }
+    let (_, k) = best?;
+    let mut d = 0;
+    let mut dn = u32::MAX;
+    for x in 0..9 {
+        let n = pats(k, x).count_ones();
+        if n >= 2 && n < dn {
+            d = x;
+            dn = n;
+        }
+    }
+    let m = pats(k, d);
+    let p0 = m.trailing_zeros() as usize % 6;
+    let mut take = [0u32; 4];
+    let mut skip = [0u32; 4];
+    if dn == 2 {
+        let p1 = (m & (m - 1)).trailing_zeros() as usize % 6;
+        for (lane, p) in [(&mut take, p0), (&mut skip, p1)] {
+            if k < 3 {
+                let keep = CONFIGS[p];
+                lane[k] = ALL & !(keep | keep << 1 | keep << 2);
+            } else {
+                let s = k - 3;
+                let stack = 0o7 << (3 * s);
+                let j = p % 3;
+                for (b, x) in lane.iter_mut().take(3).enumerate() {
+                    let col = if p < 3 { (j + b) % 3 } else { (j + 3 - b) % 3 };
+                    *x = columns(stack & !(1 << (3 * s + col)));
+                }
+            }
+        }
+    } else if k < 3 {
+        // The triad (row r, box k) of pattern p0 that the fewest open patterns share.
+        let mut best_t = (0, 0, u32::MAX);
+        for (r, &row) in ROW.iter().enumerate() {
+            let anchor = CONFIGS[p0] & row;
+            let bx = (anchor.trailing_zeros() as usize - 9 * r) / 3;
+            let share = (0..6)
+                .filter(|&p| m >> p & 1 != 0 && CONFIGS[p] & anchor != 0)
+                .count() as u32;
+            if share < best_t.2 {
+                best_t = (r, bx, share);
+            }
+        }
+        let (r, bx, _) = best_t;
+        let t = triad_cells(r, bx);
+        take[k] = (ROW[r] | box_cells(bx)) & !t;
+        skip[k] = t;
+    } else {
+        // The column triad (band b, column j + b or j - b of the stack) of pattern p0
+        // that the fewest open patterns share.
+        let s = k - 3;
+        let col_of = |p: usize, b: usize| {
+            let j = p % 3;
+            if p < 3 { (j + b) % 3 } else { (j + 3 - b) % 3 }
+        };
+        let mut best_t = (0, 0, u32::MAX);
+        for b in 0..3 {
+            let col = col_of(p0, b);
+            let share = (0..6)
+                .filter(|&p| m >> p & 1 != 0 && col_of(p, b) == col)
+                .count() as u32;
+            if share < best_t.2 {
+                best_t = (b, col, share);
+            }
+        }
+        let (b, col, _) = best_t;
+        let colbits = columns(1 << (3 * s + col));
+        for (x, lane) in take.iter_mut().take(3).enumerate() {
+            *lane = if x == b {
+                box_cells(s) & !colbits
+            } else {
+                colbits
+            };
+        }
+        skip[b] = colbits;
+    }
+    Some(Branch {
+        take: L::digit_lane(d, take),
+        skip: L::digit_lane(d, skip),
+    })
+}
+
+/// The branching choice: a digit's placement pattern in a band or stack when some digit
+/// has exactly two left (see [`config_branch`]), else a bivalue cell (the first in reading
+/// order by band), else the first cell with the fewest candidates; a cell branch asserts the
+/// cell's smallest candidate.
+#[inline(always)]
+fn choose<L: Lanes>(w: L) -> Branch<L> {
+    if let Some(br) = config_branch(w) {
+        return br;
+    }
     let (_, two, three) = w.digit_counts3();
     let t = two.first_lane();
     let h = three.first_lane();
-    for b in 0..3 {
+    let mut best = (0, 0, 0);
+    let mut best_n = u32::MAX;
+    'bands: for b in 0..3 {
         let biv = t[b] & !h[b];
         if biv != 0 {
             let bit = biv & biv.wrapping_neg();
-            return (b, bit, w.digits_meeting(b, bit));
+            best = (b, bit, w.digits_meeting(b, bit));
+            break 'bands;
         }
     }
-    let mut best = (0, 0, 0);
-    let mut best_n = u32::MAX;
-    for (b, &open) in t.iter().take(3).enumerate() {
-        let mut m = open;
-        while m != 0 {
-            let bit = m & m.wrapping_neg();
-            m &= m - 1;
-            let digits = w.digits_meeting(b, bit);
-            let n = digits.count_ones();
-            if n < best_n {
-                best = (b, bit, digits);
-                best_n = n;
+    if best.1 == 0 {
+        for (b, &open) in t.iter().take(3).enumerate() {
+            let mut m = open;
+            while m != 0 {
+                let bit = m & m.wrapping_neg();
+                m &= m - 1;
+                let digits = w.digits_meeting(b, bit);
+                let n = digits.count_ones();
+                if n < best_n {
+                    best = (b, bit, digits);
+                    best_n = n;
+                }
             }
         }
     }
-    best
+    let (b, bit, digits) = best;
+    let d = (digits.trailing_zeros() as usize).min(8);
+    let mut lane = [0; 4];
+    lane[b] = bit;
+    let this = L::digit_lane(d, lane);
+    Branch {
+        take: this.andnot(L::band_bits(b, bit)),
+        skip: this,
+    }
 }
 
 /// What a search found, before conversion to the public outcome.
@@ -359,17 +587,15 @@ pub(super) fn search<L: Lanes>(
             }
             Step::Contradiction => {}
             Step::Open => {
-                let (b, bit, digits) = choose(cur);
-                let d = digits.trailing_zeros() as usize;
-                let this = L::digit_band_bits(d, b, bit);
+                let br = choose(cur);
                 let Some(slot) = stack.get_mut(sp) else {
                     // Unreachable with a stack of 81 states; give up rather than panic.
                     break;
                 };
-                this.andnot(cur).store(slot);
+                br.skip.andnot(cur).store(slot);
                 sp += 1;
                 guesses += 1;
-                cur = this.andnot(L::band_bits(b, bit)).andnot(cur);
+                cur = br.take.andnot(cur);
                 continue;
             }
         }

@@ -185,9 +185,9 @@ impl Lanes for Portable {
     }
 
     #[inline(always)]
-    fn digit_band_bits(d: usize, b: usize, bits: u32) -> Self {
+    fn digit_lane(d: usize, lane: [u32; 4]) -> Self {
         let mut r = [0u32; 36];
-        r[4 * d + b] = bits;
+        r[4 * d..4 * d + 4].copy_from_slice(&lane);
         Portable(r)
     }
 
