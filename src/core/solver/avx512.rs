@@ -19,9 +19,9 @@ use std::arch::x86_64::{
     __m128i, __m512i, _mm_set_epi32, _mm512_and_si512, _mm512_andnot_si512, _mm512_castsi512_si128,
     _mm512_load_si512, _mm512_mask_testn_epi32_mask, _mm512_maskz_broadcast_i32x4,
     _mm512_maskz_mov_epi32, _mm512_maskz_set1_epi32, _mm512_or_si512, _mm512_set1_epi32,
-    _mm512_shuffle_epi32, _mm512_shuffle_i64x2, _mm512_slli_epi32, _mm512_srli_epi32,
-    _mm512_store_si512, _mm512_sub_epi32, _mm512_ternarylogic_epi32, _mm512_test_epi32_mask,
-    _mm512_testn_epi32_mask, _mm512_xor_si512,
+    _mm512_setzero_si512, _mm512_shuffle_epi32, _mm512_shuffle_i64x2, _mm512_slli_epi32,
+    _mm512_srli_epi32, _mm512_store_si512, _mm512_sub_epi32, _mm512_ternarylogic_epi32,
+    _mm512_test_epi32_mask, _mm512_testn_epi32_mask, _mm512_xor_si512,
 };
 
 use super::State;
@@ -223,6 +223,47 @@ impl Lanes for Avx512 {
         };
         let (one, two, three) = Avx512::fold_lanes3(one, two, three);
         (Avx512([one; 3]), Avx512([two; 3]), Avx512([three; 3]))
+    }
+
+    #[inline(always)]
+    fn digit_counts4(self) -> [Self; 4] {
+        let [x, y, z] = self.0;
+        // SAFETY: AVX-512F, see the module docs.
+        let c = unsafe {
+            let mut a = [
+                _mm512_ternarylogic_epi32::<OR3>(x, y, z),
+                _mm512_ternarylogic_epi32::<MAJORITY>(x, y, z),
+                _mm512_ternarylogic_epi32::<AND3>(x, y, z),
+                _mm512_setzero_si512(),
+            ];
+            macro_rules! step {
+                ($imm:expr) => {
+                    let b = a.map(|v| _mm512_shuffle_i64x2::<$imm>(v, v));
+                    let and = |p: __m512i, q: __m512i| _mm512_and_si512(p, q);
+                    let or = |p: __m512i, q: __m512i| _mm512_or_si512(p, q);
+                    a = [
+                        or(a[0], b[0]),
+                        _mm512_ternarylogic_epi32::<OR3>(a[1], b[1], and(a[0], b[0])),
+                        or(
+                            _mm512_ternarylogic_epi32::<OR3>(a[2], b[2], and(a[1], b[0])),
+                            and(a[0], b[1]),
+                        ),
+                        or(
+                            _mm512_ternarylogic_epi32::<OR3>(a[3], b[3], and(a[2], b[0])),
+                            _mm512_ternarylogic_epi32::<OR3>(
+                                and(a[1], b[1]),
+                                and(a[0], b[2]),
+                                _mm512_setzero_si512(),
+                            ),
+                        ),
+                    ];
+                };
+            }
+            step!(SWAP_HALVES);
+            step!(SWAP_PAIRS);
+            a
+        };
+        c.map(|v| Avx512([v; 3]))
     }
 
     #[inline(always)]

@@ -123,6 +123,9 @@ pub(super) trait Lanes: Copy {
     fn digit_counts(self) -> (Self, Self);
     /// Like [`Lanes::digit_counts`], plus cells with at least three candidates.
     fn digit_counts3(self) -> (Self, Self, Self);
+    /// Bit-sliced counts over the nine digits, the same in every digit lane: at least one,
+    /// two, three, four.
+    fn digit_counts4(self) -> [Self; 4];
     /// Union over the nine digits, the same in every digit lane.
     fn digit_union(self) -> Self;
     /// True when both hold the same bits.
@@ -260,6 +263,91 @@ fn is_valid_grid<L: Lanes>(w: L) -> bool {
     })
 }
 
+/// Triad capacity (tdoku's "exactly three digits per intersection" clauses): the three cells
+/// where a box meets a row or a column hold exactly three digits. Run on a fixpoint of the
+/// cheaper rules; returns `None` on a contradiction (a triad that fewer than three digits
+/// can reach, or that more than three digits must occupy), else the state with:
+/// - a digit *forced* into a triad (its only triad in a row or box, or in a column or box)
+///   removed from the other triads of that row or column and of that box;
+/// - every digit that can reach a triad that exactly three digits can reach forced there;
+/// - the other digits removed from a triad that three digits are forced into.
+#[inline(always)]
+fn triad_capacity<L: Lanes>(w: L) -> Option<L> {
+    let t_all = L::splat(T_ALL);
+    // Rows of bands: triad anchors, rotated within matrix rows (a, b) and columns (ra, rb).
+    let o = w.or(w.shr::<1>()).or(w.shr::<2>()).and(t_all);
+    let a = o
+        .shr::<3>()
+        .and(L::splat(T_01))
+        .or(o.shl::<6>().and(L::splat(T_2)));
+    let b = o
+        .shl::<3>()
+        .and(L::splat(T_12))
+        .or(o.shr::<6>().and(L::splat(T_0)));
+    let (ru, rd) = (rows_up1(o), rows_up2(o));
+    let forced = a.or(b).andnot(o).or(ru.or(rd).andnot(o));
+    let [_, _, p3, p4] = o.digit_counts4();
+    if !p3.andnot(t_all).first_lane()[..3].iter().all(|&x| x == 0) {
+        return None;
+    }
+    let forced = forced.or(o.and(p4.andnot(p3)));
+    let [_, _, g3, g4] = forced.digit_counts4();
+    if g4.first_lane()[..3].iter().any(|&x| x != 0) {
+        return None;
+    }
+    let spread = |f: L| -> L {
+        let fa = f
+            .shr::<3>()
+            .and(L::splat(T_01))
+            .or(f.shl::<6>().and(L::splat(T_2)));
+        let fb = f
+            .shl::<3>()
+            .and(L::splat(T_12))
+            .or(f.shr::<6>().and(L::splat(T_0)));
+        fa.or(fb).or(rows_up1(f)).or(rows_up2(f))
+    };
+    // Anchors to drop: other triads in the row or box of a forced one, and triads full of
+    // other forced digits.
+    let drop = forced.andnot(spread(forced).or(g3).and(o));
+    let w = drop.or(drop.shl::<1>()).or(drop.shl::<2>()).andnot(w);
+
+    // Columns of stacks: column triads per band word (nine bits, one per column).
+    let c = w.or(w.shr::<9>()).or(w.shr::<18>()).and(L::splat(0x1FF));
+    let q1 = c
+        .shr::<1>()
+        .and(L::splat(COL_J01))
+        .or(c.shl::<2>().and(L::splat(COL_J2)));
+    let q2 = c
+        .shl::<1>()
+        .and(L::splat(COL_J12))
+        .or(c.shr::<2>().and(L::splat(COL_J0)));
+    let (nb, pb) = (c.next_band(), c.prev_band());
+    let forced = q1.or(q2).andnot(c).or(nb.or(pb).andnot(c));
+    let [_, _, p3, p4] = c.digit_counts4();
+    if !p3.andnot(L::splat(0x1FF)).first_lane()[..3]
+        .iter()
+        .all(|&x| x == 0)
+    {
+        return None;
+    }
+    let forced = forced.or(c.and(p4.andnot(p3)));
+    let [_, _, g3, g4] = forced.digit_counts4();
+    if g4.first_lane()[..3].iter().any(|&x| x != 0) {
+        return None;
+    }
+    let fq1 = forced
+        .shr::<1>()
+        .and(L::splat(COL_J01))
+        .or(forced.shl::<2>().and(L::splat(COL_J2)));
+    let fq2 = forced
+        .shl::<1>()
+        .and(L::splat(COL_J12))
+        .or(forced.shr::<2>().and(L::splat(COL_J0)));
+    let spread = fq1.or(fq2).or(forced.next_band()).or(forced.prev_band());
+    let drop = forced.andnot(spread.or(g3).and(c));
+    Some(drop.or(drop.shl::<9>()).or(drop.shl::<18>()).andnot(w))
+}
+
 /// Propagates to a fixpoint (see the module docs).
 #[inline(always)]
 pub(super) fn propagate<L: Lanes>(w: &mut L) -> Step {
@@ -284,7 +372,14 @@ pub(super) fn propagate<L: Lanes>(w: &mut L) -> Step {
             return Step::Contradiction;
         }
         if x.same(*w) {
-            return Step::Open;
+            match triad_capacity(x) {
+                None => return Step::Contradiction,
+                Some(y) if y.same(x) => return Step::Open,
+                Some(y) => {
+                    *w = y;
+                    continue;
+                }
+            }
         }
         *w = x;
     }

@@ -148,6 +148,20 @@ impl Lanes for Portable {
     }
 
     #[inline(always)]
+    fn digit_counts4(self) -> [Self; 4] {
+        let mut c = [[0u32; 4]; 4];
+        for lane in self.0.chunks_exact(4) {
+            for i in 0..4 {
+                c[3][i] |= c[2][i] & lane[i];
+                c[2][i] |= c[1][i] & lane[i];
+                c[1][i] |= c[0][i] & lane[i];
+                c[0][i] |= lane[i];
+            }
+        }
+        c.map(Portable::broadcast)
+    }
+
+    #[inline(always)]
     fn digit_union(self) -> Self {
         let mut u = [0u32; 4];
         for lane in self.0.chunks_exact(4) {
