@@ -310,3 +310,23 @@ fn the_reference_itself_finds_a_known_solution() {
     assert!(s.is_solution_of(&p));
     assert_eq!(Reference::run(solution_grid(7), [0; 81], 2).0, 1);
 }
+
+#[test]
+fn golden_file_agrees_with_the_reference() {
+    let text = include_str!("../data/golden_solver.txt");
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let mut f = line.split(':');
+        let p: Grid = f.next().unwrap().parse().unwrap();
+        let count: u32 = f.next().unwrap().parse().unwrap();
+        let sol = f.next().unwrap();
+        let (n, first) = Reference::run(*p.values(), [0; 81], 2);
+        assert_eq!(n, count, "{p}");
+        if n == 1 {
+            let first = Grid::from_values(first.unwrap()).unwrap();
+            assert_eq!(first.to_string(), sol, "{p}");
+        }
+    }
+}

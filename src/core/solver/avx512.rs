@@ -16,12 +16,13 @@
 //! features that `search` enables.
 
 use std::arch::x86_64::{
-    __m128i, __m512i, _mm_set_epi32, _mm512_and_si512, _mm512_andnot_si512, _mm512_castsi512_si128,
-    _mm512_load_si512, _mm512_mask_testn_epi32_mask, _mm512_maskz_broadcast_i32x4,
-    _mm512_maskz_mov_epi32, _mm512_maskz_set1_epi32, _mm512_or_si512, _mm512_set1_epi32,
-    _mm512_setzero_si512, _mm512_shuffle_epi32, _mm512_shuffle_i64x2, _mm512_slli_epi32,
-    _mm512_srli_epi32, _mm512_store_si512, _mm512_sub_epi32, _mm512_ternarylogic_epi32,
-    _mm512_test_epi32_mask, _mm512_testn_epi32_mask, _mm512_xor_si512,
+    __m128i, __m512i, _mm_set_epi32, _mm512_add_epi32, _mm512_and_si512, _mm512_andnot_si512,
+    _mm512_broadcast_i32x4, _mm512_castsi512_si128, _mm512_load_si512,
+    _mm512_mask_testn_epi32_mask, _mm512_maskz_broadcast_i32x4, _mm512_maskz_mov_epi32,
+    _mm512_maskz_set1_epi32, _mm512_or_si512, _mm512_set1_epi32, _mm512_setzero_si512,
+    _mm512_shuffle_epi32, _mm512_shuffle_i64x2, _mm512_slli_epi32, _mm512_srli_epi32,
+    _mm512_store_si512, _mm512_sub_epi32, _mm512_ternarylogic_epi32, _mm512_test_epi32_mask,
+    _mm512_testn_epi32_mask, _mm512_xor_si512,
 };
 
 use super::State;
@@ -158,6 +159,32 @@ impl Lanes for Avx512 {
     fn sub(self, o: Self) -> Self {
         // SAFETY: AVX-512F, see the module docs.
         each!(|i| unsafe { _mm512_sub_epi32(self.0[i], o.0[i]) })
+    }
+
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        // SAFETY: AVX-512F, see the module docs.
+        each!(|i| unsafe { _mm512_add_epi32(self.0[i], o.0[i]) })
+    }
+
+    #[inline(always)]
+    fn pattern(lane: [u32; 4]) -> Self {
+        let [a, b, c, e] = lane.map(|x| x as i32);
+        // SAFETY: AVX-512F, see the module docs.
+        let v = unsafe { _mm512_broadcast_i32x4(_mm_set_epi32(e, c, b, a)) };
+        Avx512([v; 3])
+    }
+
+    #[inline(always)]
+    fn digit_sum(self) -> Self {
+        let [x, y, z] = self.0;
+        // SAFETY: AVX-512F, see the module docs.
+        let u = unsafe {
+            let mut u = _mm512_add_epi32(_mm512_add_epi32(x, y), z);
+            u = _mm512_add_epi32(u, _mm512_shuffle_i64x2::<SWAP_HALVES>(u, u));
+            _mm512_add_epi32(u, _mm512_shuffle_i64x2::<SWAP_PAIRS>(u, u))
+        };
+        Avx512([u; 3])
     }
 
     #[inline(always)]

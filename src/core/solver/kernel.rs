@@ -43,12 +43,20 @@
 //! A round fails when a cell has no candidate or a digit has no place left in some row
 //! or box of a band (the filters then empty the whole band word).
 //!
+//! When the rounds reach a fixpoint, [`triad_capacity`] applies the rule that a triad
+//! holds exactly three digits (tdoku's numerical clauses), and the rounds resume if it
+//! removed anything.
+//!
 //! # Search
 //!
-//! Depth-first with an explicit stack of states (no recursion, no allocation): branch on a
-//! bivalue cell when there is one (else on a cell with the fewest candidates), assert its
-//! smaller candidate in the current state and push the state with that candidate removed.
-//! Each push is one *guess*.
+//! Depth-first with an explicit stack of states (no recursion, no allocation). The branch
+//! is tdoku's: the band or stack with the fewest open placement patterns (permutations of
+//! its triad matrix) summed over the digits, among those not yet decided, and in it the
+//! digit with the fewest (at least two). With two patterns, one side asserts each; with
+//! more, the split is on one triad of the first pattern ("the digit is in this triad" or
+//! not). When every band and stack is decided, a bivalue cell (else a cell with the fewest
+//! candidates) and its smallest candidate. The asserted side continues in the current
+//! state; the other side is pushed. Each push is one *guess*.
 
 use super::State;
 
@@ -110,6 +118,12 @@ pub(super) trait Lanes: Copy {
     fn shr<const N: u32>(self) -> Self;
     /// Wrapping subtraction.
     fn sub(self, o: Self) -> Self;
+    /// Wrapping addition.
+    fn add(self, o: Self) -> Self;
+    /// `lane` in every digit lane.
+    fn pattern(lane: [u32; 4]) -> Self;
+    /// Sum over the nine digits, the same in every digit lane.
+    fn digit_sum(self) -> Self;
     /// Band word `b` takes the value of band word `(b + 1) % 3` (padding word unchanged).
     fn next_band(self) -> Self;
     /// Band word `b` takes the value of band word `(b + 2) % 3` (padding word unchanged).
@@ -470,6 +484,17 @@ fn stack_configs<L: Lanes>(w: L) -> (L, L) {
     )
 }
 
+/// Bits set in each word.
+#[inline(always)]
+fn popcount<L: Lanes>(x: L) -> L {
+    let x = x.sub(x.shr::<1>().and(L::splat(0x5555_5555)));
+    let m2 = L::splat(0x3333_3333);
+    let x = x.and(m2).add(x.shr::<2>().and(m2));
+    let x = x.add(x.shr::<4>()).and(L::splat(0x0F0F_0F0F));
+    let x = x.add(x.shr::<8>());
+    x.add(x.shr::<16>()).and(L::splat(0x3F))
+}
+
 /// A band word's cells in the columns of a nine-bit column mask.
 const fn columns(m: u32) -> u32 {
     m | m << 9 | m << 18
@@ -496,8 +521,16 @@ fn config_branch<L: Lanes>(w: L) -> Option<Branch<L>> {
     let mut h = State::ZERO;
     let mut ve = State::ZERO;
     let mut vo = State::ZERO;
-    band_configs(w).store(&mut h);
+    let hp = band_configs(w);
     let (e, o) = stack_configs(w);
+    // Open patterns summed over the digits: of band b in word b of `th`, of stack s in word
+    // s of `tv` (word s of `e` and `o` holds stack s's patterns in bits 3s..3s+3).
+    let stacks = L::pattern([0o7, 0o70, 0o700, 0]);
+    let th = popcount(hp).digit_sum().first_lane();
+    let tv = popcount(e.and(stacks).or(o.and(stacks).shl::<9>()))
+        .digit_sum()
+        .first_lane();
+    hp.store(&mut h);
     e.store(&mut ve);
     o.store(&mut vo);
     // Open patterns of digit d in band or stack k (k = 3.. are the stacks), six bits.
@@ -511,7 +544,7 @@ fn config_branch<L: Lanes>(w: L) -> Option<Branch<L>> {
     };
     let mut best: Option<(u32, usize)> = None;
     for k in 0..6 {
-        let total: u32 = (0..9).map(|d| pats(k, d).count_ones()).sum();
+        let total = if k < 3 { th[k] } else { tv[k - 3] };
         if total > 9 && best.is_none_or(|x| total < x.0) {
             best = Some((total, k));
         }
@@ -598,9 +631,9 @@ fn config_branch<L: Lanes>(w: L) -> Option<Branch<L>> {
     })
 }
 
-/// The branching choice: a digit's placement pattern in a band or stack when some digit
-/// has exactly two left (see [`config_branch`]), else a bivalue cell (the first in reading
-/// order by band), else the first cell with the fewest candidates; a cell branch asserts the
+/// The branching choice: a digit's placement pattern in the most decided band or stack
+/// (see [`config_branch`]); once every band and stack is decided, a bivalue cell (the first
+/// in reading order by band), else the first cell with the fewest candidates, asserting the
 /// cell's smallest candidate.
 #[inline(always)]
 fn choose<L: Lanes>(w: L) -> Branch<L> {

@@ -2,9 +2,10 @@
 //! the first one found, with the number of guesses it took.
 //!
 //! It propagates naked and hidden singles and both kinds of triads (box/line intersections,
-//! along rows and along columns) at every node, over a band-oriented bitboard of the nine
-//! digits (see [`kernel`](self) for the layout and the rules), and branches on bivalue cells
-//! in a depth-first search whose states are copied, never undone. The state is three cache
+//! along rows and along columns, and the rule that each holds exactly three digits) at every
+//! node, over a band-oriented bitboard of the nine digits (the `kernel` module documents the
+//! layout and the rules), and branches on a digit's placement pattern in a band or stack in
+//! a depth-first search whose states are copied, never undone. The state is three cache
 //! lines; the search keeps an explicit stack of them, built once per [`Solver`], so solving
 //! allocates nothing.
 //!
@@ -32,12 +33,13 @@ pub struct SolveOutcome {
     /// The first solution found (meaningful when `count > 0`).
     pub solution: Grid,
     /// Guesses made: the number of binary branching decisions. At each one the search
-    /// asserts a candidate that propagation could not decide (it picks a cell, preferring
-    /// bivalue cells, and its smallest candidate) and keeps the same state minus that
-    /// candidate to explore later. Each decision counts once, whether or not its other side
-    /// is ever explored (it is not when the limit is reached first). A cell with *k*
-    /// candidates can thus cost up to *k - 1* guesses, one per candidate tried, and a
-    /// puzzle that propagation alone solves costs none.
+    /// asserts something propagation could not decide (a digit's placement pattern in a
+    /// band or stack, or that a digit lies in a given triad, or late in the search a cell's
+    /// candidate) and keeps the same state with the opposite assumption to explore later. Each decision counts once, whether or not its other side
+    /// is ever explored (it is not when the limit is reached first). A choice among *k*
+    /// alternatives can thus cost up to *k - 1* guesses, and a puzzle that propagation
+    /// alone solves costs none. The count is deterministic: the same puzzle and limit give
+    /// the same guesses on every run and with every [`Backend`].
     ///
     /// This is how tdoku counts its `num_guesses` (one per assert-or-negate branch), so
     /// the figures compare directly with its published guesses per puzzle.

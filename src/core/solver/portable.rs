@@ -99,6 +99,27 @@ impl Lanes for Portable {
     }
 
     #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        self.zip(o, u32::wrapping_add)
+    }
+
+    #[inline(always)]
+    fn pattern(lane: [u32; 4]) -> Self {
+        Portable::broadcast(lane)
+    }
+
+    #[inline(always)]
+    fn digit_sum(self) -> Self {
+        let mut u = [0u32; 4];
+        for lane in self.0.chunks_exact(4) {
+            for i in 0..4 {
+                u[i] = u[i].wrapping_add(lane[i]);
+            }
+        }
+        Portable::broadcast(u)
+    }
+
+    #[inline(always)]
     fn next_band(self) -> Self {
         self.permute_bands([1, 2, 0, 3])
     }
