@@ -1,2 +1,154 @@
-//! The `sudoku-batch` command line (wired up in a following commit).
-fn main() {}
+//! The `sudoku-batch` binary: parse the command line, build the validated config, run the
+//! pipeline, and turn the outcome into an exit code. Nothing else lives here.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use clap::{CommandFactory, Parser};
+use sudoku_batch::cli::{Cli, Command};
+use sudoku_batch::config::{BenchConfig, ExplainConfig, SolveConfig};
+use sudoku_batch::pipeline::{self, RunEnd};
+
+/// Exit code for a `--strict` run stopped by a record that is not uniquely solvable.
+const EXIT_STRICT: u8 = 1;
+
+/// Exit code for a run stopped by Ctrl-C or SIGTERM.
+const EXIT_INTERRUPTED: u8 = 130;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Solve(args) => {
+            let cfg = match SolveConfig::from_args(&args) {
+                Ok(c) => c,
+                Err(e) => return fail(&e),
+            };
+            let interrupt = install_signal_handlers();
+            match pipeline::solve::run(&cfg, interrupt) {
+                Ok((summary, end)) => finish(
+                    end,
+                    &cfg.input.display_name(),
+                    summary.text(),
+                    summary.json(),
+                    cfg.quiet,
+                    cfg.summary_json.as_deref(),
+                    summary.stats.records,
+                ),
+                Err(e) => fail(&e),
+            }
+        }
+        Command::Explain(args) => {
+            let cfg = match ExplainConfig::from_args(&args) {
+                Ok(c) => c,
+                Err(e) => return fail(&e),
+            };
+            match pipeline::explain::run(&cfg) {
+                Ok(text) => {
+                    print!("{text}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => fail(&e),
+            }
+        }
+        Command::Bench(args) => {
+            let cfg = match BenchConfig::from_args(&args) {
+                Ok(c) => c,
+                Err(e) => return fail(&e),
+            };
+            match pipeline::bench::run(&cfg) {
+                Ok(report) => {
+                    let text = if args.json {
+                        serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"
+                    } else {
+                        report.text()
+                    };
+                    print!("{text}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => fail(&e),
+            }
+        }
+        Command::Completions { shell } => {
+            clap_complete::generate(
+                shell,
+                &mut Cli::command(),
+                "sudoku-batch",
+                &mut std::io::stdout(),
+            );
+            ExitCode::SUCCESS
+        }
+        Command::Man => {
+            let man = clap_mangen::Man::new(Cli::command());
+            match man.render(&mut std::io::stdout()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("sudoku-batch: cannot write the man page: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+    }
+}
+
+/// SIGINT and SIGTERM set a flag the pipeline checks; a second signal ends at once.
+fn install_signal_handlers() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    #[cfg(unix)]
+    {
+        use signal_hook::consts::{SIGINT, SIGTERM};
+        for sig in [SIGINT, SIGTERM] {
+            // Registration only fails for forbidden signals; these two are allowed.
+            let _ = signal_hook::flag::register_conditional_shutdown(
+                sig,
+                i32::from(EXIT_INTERRUPTED),
+                Arc::clone(&flag),
+            );
+            let _ = signal_hook::flag::register(sig, Arc::clone(&flag));
+        }
+    }
+    flag
+}
+
+fn fail(e: &sudoku_batch::error::Error) -> ExitCode {
+    eprintln!("sudoku-batch: {e}");
+    ExitCode::from(e.exit_code())
+}
+
+/// Prints the summary and maps how the run ended to an exit code.
+fn finish(
+    end: RunEnd,
+    input: &str,
+    text: String,
+    json: String,
+    quiet: bool,
+    summary_json: Option<&std::path::Path>,
+    records: u64,
+) -> ExitCode {
+    if end == RunEnd::BrokenPipe {
+        return ExitCode::SUCCESS;
+    }
+    if !quiet {
+        eprintln!("{text}");
+    }
+    if let Some(p) = summary_json
+        && let Err(e) = std::fs::write(p, json + "\n")
+    {
+        eprintln!("sudoku-batch: cannot write {}: {e}", p.display());
+        return ExitCode::from(2);
+    }
+    if let RunEnd::Strict(p) = &end {
+        eprintln!(
+            "{input}:{}:{}: strict: {}; stopping (rows up to this record were written)",
+            p.line, p.col, p.message
+        );
+        return ExitCode::from(EXIT_STRICT);
+    }
+    if end == RunEnd::Interrupted {
+        eprintln!(
+            "sudoku-batch: interrupted after {records} records; the output holds only complete rows (a .partial file stays when writing to a file)"
+        );
+        return ExitCode::from(EXIT_INTERRUPTED);
+    }
+    ExitCode::SUCCESS
+}

@@ -271,6 +271,24 @@ impl Grid {
     /// Checks that the filled cells break no rule: no digit twice in a row, column or box.
     /// Reports the first conflict in house order (rows, then columns, then boxes).
     pub fn check_givens(&self) -> Result<(), Conflict> {
+        // Fast path: one pass with a digit mask per row, column and box.
+        let (mut rows, mut cols, mut boxes) = ([0u16; 9], [0u16; 9], [0u16; 9]);
+        let mut clash = false;
+        for (i, &v) in self.cells.iter().enumerate() {
+            if v != 0 {
+                let bit = 1u16 << v;
+                let c = Cell::new(i as u8);
+                let (r, k, b) = (c.row() as usize, c.col() as usize, c.box_index() as usize);
+                clash |= (rows[r] | cols[k] | boxes[b]) & bit != 0;
+                rows[r] |= bit;
+                cols[k] |= bit;
+                boxes[b] |= bit;
+            }
+        }
+        if !clash {
+            return Ok(());
+        }
+        // Slow path, only for invalid grids: find the first conflict in house order.
         for house in House::all() {
             let mut seen = DigitSet::EMPTY;
             for &c in house.cells() {

@@ -4,8 +4,10 @@
 //! the memory and pass it in.
 
 pub mod bitboard;
+pub mod grader;
 pub mod grid;
 pub mod index;
+pub mod logic;
 pub mod solver;
 
 pub use bitboard::{CellSet, DigitSet};

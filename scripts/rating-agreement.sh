@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Agreement of our ratings with Sudoku Explainer 1.2.1's, per reference file.
+#
+#   scripts/rating-agreement.sh [FILE.tsv ...]
+#
+# Default files: ../shared/data/rated/*.tsv (override the directory with RATED_DIR, or
+# pass files). Each file holds `puzzle<TAB>ER<TAB>EP<TAB>ED` lines. Builds the rating tool
+# (examples/rate.rs) in release mode and prints, per file, the share of puzzles whose ER,
+# EP and ED match exactly, within 0.1 and within 0.5, a confusion table of levels
+# (reference by row, ours by column), the count of lower bounds (budget spent or
+# technique missing), and the grading speed on one thread.
+# Set MISMATCHES=1 to list every puzzle whose rating differs; BUDGET=N to change the work
+# budget per puzzle.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+if [ "$#" -eq 0 ]; then
+  dir=${RATED_DIR:-../shared/data/rated}
+  set -- "$dir"/*.tsv
+fi
+cargo build --release --quiet --example rate
+args=()
+if [ "${MISMATCHES:-0}" = 1 ]; then args+=(--mismatches); fi
+if [ -n "${BUDGET:-}" ]; then args+=(--budget "$BUDGET"); fi
+exec target/release/examples/rate "${args[@]}" "$@"

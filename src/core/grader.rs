@@ -1,0 +1,662 @@
+//! The grader: rates a puzzle on Sudoku Explainer 1.2.1's scale (ER, EP, ED) by solving it
+//! with human techniques, simplest first, never guessing; and records the steps for
+//! `explain`.
+//!
+//! # How Sudoku Explainer rates, and how we do the same
+//!
+//! SE's `Solver.getDifficulty` repeats until the grid is full: ask each *hint producer* in a
+//! fixed order ([`Producer::SE_ORDER`]: singles and direct techniques, then the indirect
+//! ones, then the chaining ones) for hints, apply the very first hint found, and keep the
+//! largest rating seen:
+//!
+//! - **ER** is the largest rating over the whole solve;
+//! - **ED** ("diamond") is ER after the first step;
+//! - **EP** ("pearl") is ER after the first step that places a digit.
+//!
+//! Each producer returns its first hint in SE's search order, except a few that collect and
+//! sort (unique loops, chains) and return their easiest. Since every step is followed by a
+//! restart from the top of the list, the path is the one SE takes, and so are the ratings.
+//!
+//! # Budget
+//!
+//! A puzzle's work is counted in deterministic *work units* (see [`Budget`]) rather than
+//! wall time, so a rating never depends on machine load. When the budget runs out the
+//! rating is a lower bound: `complete` is false, and `er` is the larger of the hardest step
+//! applied and the base rating of the producer that was searching (its steps can be no
+//! easier); `ep` and `ed` are lower bounds the same way if no placement (or no step) had
+//! happened yet. [`DEFAULT_BUDGET`] is about one second of work on one core.
+//!
+//! # Memory
+//!
+//! A [`Grader`] owns all its working memory; build one per worker and reuse it: rating
+//! allocates nothing per puzzle ([`Grader::explain`] pushes into the caller's vector).
+
+use std::fmt;
+
+use super::grid::Grid;
+use super::logic::chains::{self, ChainLevel, ChainScratch};
+use super::logic::{
+    Board, Budget, Scratch, Step, Technique, Tenths, aligned_exclusion, bug, fish, intersections,
+    singles, subsets, uniqueness, wings,
+};
+
+/// Default work budget per puzzle, in work units (about 50 ns each): about one second on
+/// one core.
+pub const DEFAULT_BUDGET: u64 = 20_000_000;
+
+/// One of Sudoku Explainer's hint producers, in the order its solver asks them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Producer {
+    /// Full house and hidden single (SE `HiddenSingle`).
+    HiddenSingle,
+    /// Direct pointing and claiming (SE `Locking(true)`).
+    DirectLocking,
+    /// Direct hidden pair (SE `HiddenSet(2, true)`).
+    DirectHiddenPair,
+    /// Naked single (SE `NakedSingle`).
+    NakedSingle,
+    /// Direct hidden triple (SE `HiddenSet(3, true)`).
+    DirectHiddenTriple,
+    /// Pointing and claiming (SE `Locking(false)`).
+    Locking,
+    /// Naked pair (SE `NakedSet(2)`).
+    NakedPair,
+    /// X-wing (SE `Fisherman(2)`).
+    XWing,
+    /// Hidden pair (SE `HiddenSet(2, false)`).
+    HiddenPair,
+    /// Naked triple.
+    NakedTriple,
+    /// Swordfish.
+    Swordfish,
+    /// Hidden triple.
+    HiddenTriple,
+    /// XY-wing (SE `XYWing(false)`).
+    XyWing,
+    /// XYZ-wing (SE `XYWing(true)`).
+    XyzWing,
+    /// Unique rectangles and loops (SE `UniqueLoops`).
+    UniqueLoops,
+    /// Naked quad.
+    NakedQuad,
+    /// Jellyfish.
+    Jellyfish,
+    /// Hidden quad.
+    HiddenQuad,
+    /// BUG (SE `BivalueUniversalGrave`).
+    Bug,
+    /// Aligned pair exclusion.
+    AlignedPair,
+    /// Aligned triple exclusion (SE `AlignedExclusion(3)`).
+    AlignedTriple,
+    /// A chaining level (SE `Chaining`).
+    Chains(ChainLevel),
+}
+
+impl Producer {
+    /// Sudoku Explainer's producer order (`Solver` constructor, 1.2.1 technique set).
+    pub const SE_ORDER: [Producer; 29] = [
+        Producer::HiddenSingle,
+        Producer::DirectLocking,
+        Producer::DirectHiddenPair,
+        Producer::NakedSingle,
+        Producer::DirectHiddenTriple,
+        Producer::Locking,
+        Producer::NakedPair,
+        Producer::XWing,
+        Producer::HiddenPair,
+        Producer::NakedTriple,
+        Producer::Swordfish,
+        Producer::HiddenTriple,
+        Producer::XyWing,
+        Producer::XyzWing,
+        Producer::UniqueLoops,
+        Producer::NakedQuad,
+        Producer::Jellyfish,
+        Producer::HiddenQuad,
+        Producer::Bug,
+        Producer::AlignedPair,
+        Producer::Chains(ChainLevel::Cycles),
+        Producer::AlignedTriple,
+        Producer::Chains(ChainLevel::Nishio),
+        Producer::Chains(ChainLevel::Multiple),
+        Producer::Chains(ChainLevel::Dynamic),
+        Producer::Chains(ChainLevel::Nested(1)),
+        Producer::Chains(ChainLevel::Nested(2)),
+        Producer::Chains(ChainLevel::Nested(3)),
+        Producer::Chains(ChainLevel::Nested(4)),
+    ];
+
+    /// The lowest rating a hint of this producer can have, in tenths.
+    pub const fn base_rating(self) -> Tenths {
+        match self {
+            Producer::HiddenSingle => 10,
+            Producer::DirectLocking => 17,
+            Producer::DirectHiddenPair => 20,
+            Producer::NakedSingle => 23,
+            Producer::DirectHiddenTriple => 25,
+            Producer::Locking => 26,
+            Producer::NakedPair => 30,
+            Producer::XWing => 32,
+            Producer::HiddenPair => 34,
+            Producer::NakedTriple => 36,
+            Producer::Swordfish => 38,
+            Producer::HiddenTriple => 40,
+            Producer::XyWing => 42,
+            Producer::XyzWing => 44,
+            Producer::UniqueLoops => 45,
+            Producer::NakedQuad => 50,
+            Producer::Jellyfish => 52,
+            Producer::HiddenQuad => 54,
+            Producer::Bug => 56,
+            Producer::AlignedPair => 62,
+            Producer::AlignedTriple => 75,
+            Producer::Chains(l) => l.base_rating(),
+        }
+    }
+
+    /// Fixed work charged per search, in units of about 50 ns (measured averages over the
+    /// exchange set's solving paths); the searches that can be long (unique loops, aligned
+    /// exclusion, chains) also charge as they go.
+    const fn cost(self) -> u64 {
+        match self {
+            Producer::HiddenSingle => 4,
+            Producer::NakedSingle => 1,
+            Producer::DirectLocking => 50,
+            Producer::Locking => 20,
+            Producer::DirectHiddenPair | Producer::DirectHiddenTriple => 40,
+            Producer::HiddenPair | Producer::HiddenTriple | Producer::HiddenQuad => 20,
+            Producer::NakedPair | Producer::NakedTriple | Producer::NakedQuad => 25,
+            Producer::XWing => 40,
+            Producer::Swordfish | Producer::Jellyfish => 90,
+            Producer::XyWing | Producer::XyzWing => 35,
+            Producer::Bug => 20,
+            Producer::UniqueLoops => 20,
+            Producer::AlignedPair | Producer::AlignedTriple => 20,
+            Producer::Chains(_) => 20,
+        }
+    }
+}
+
+/// How a rating ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Outcome {
+    /// Solved to the end: ER, EP and ED are exact.
+    #[default]
+    Complete,
+    /// The work budget ran out: the ratings are lower bounds.
+    BudgetExhausted,
+    /// No implemented technique applies (the next step needs a chaining level that is not
+    /// implemented, or is beyond all of them): lower bounds.
+    Stuck,
+    /// A step contradicted the known solution, or the givens are contradictory (a puzzle
+    /// without a unique solution, since uniqueness techniques assume one): no rating.
+    Invalid,
+}
+
+/// The rating of one puzzle, in tenths (`32` is 3.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rating {
+    /// ER: the hardest step of the solve (a lower bound unless `complete`).
+    pub er: Tenths,
+    /// EP: the hardest step up to and including the first placement.
+    pub ep: Tenths,
+    /// ED: the rating of the first step.
+    pub ed: Tenths,
+    /// True when `ep` is exact (a placement happened, or the solve went to the end); else
+    /// it is a lower bound.
+    pub ep_exact: bool,
+    /// True when `ed` is exact (a first step happened); else it is a lower bound.
+    pub ed_exact: bool,
+    /// The technique that set ER (the first step reaching it).
+    pub hardest: Technique,
+    /// True when the solve went to the end.
+    pub complete: bool,
+    /// How the solve ended.
+    pub outcome: Outcome,
+    /// Steps applied.
+    pub steps: u32,
+    /// Work units spent.
+    pub work: u64,
+}
+
+impl Default for Rating {
+    fn default() -> Self {
+        Rating {
+            er: 0,
+            ep: 0,
+            ed: 0,
+            ep_exact: false,
+            ed_exact: false,
+            hardest: Technique::FullHouse,
+            complete: false,
+            outcome: Outcome::Complete,
+            steps: 0,
+            work: 0,
+        }
+    }
+}
+
+impl Rating {
+    /// The difficulty level named after ER (see [`level_name`]).
+    pub fn level(&self) -> &'static str {
+        level_name(self.er)
+    }
+
+    /// ER for display: `3.2`, or `>=9.5` when it is a lower bound.
+    pub fn er_shown(&self) -> Shown {
+        Shown::new(self.er, !self.complete)
+    }
+
+    /// EP for display (`>=` when a lower bound).
+    pub fn ep_shown(&self) -> Shown {
+        Shown::new(self.ep, !self.ep_exact)
+    }
+
+    /// ED for display (`>=` when a lower bound).
+    pub fn ed_shown(&self) -> Shown {
+        Shown::new(self.ed, !self.ed_exact)
+    }
+}
+
+/// A rating in tenths with one decimal, prefixed by `>=` when it is a lower bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shown {
+    value: Tenths,
+    lower_bound: bool,
+}
+
+impl Shown {
+    /// `value` tenths, marked as a lower bound or not.
+    pub fn new(value: Tenths, lower_bound: bool) -> Shown {
+        Shown { value, lower_bound }
+    }
+}
+
+impl Shown {
+    /// Writes the text into `buf` (at most 6 bytes: `>=10.5`) and returns its length.
+    pub fn write_to(&self, buf: &mut [u8; 8]) -> usize {
+        let mut n = 0;
+        if self.lower_bound {
+            buf[0] = b'>';
+            buf[1] = b'=';
+            n = 2;
+        }
+        let whole = self.value / 10;
+        if whole >= 10 {
+            buf[n] = b'0' + whole / 10;
+            n += 1;
+        }
+        buf[n] = b'0' + whole % 10;
+        buf[n + 1] = b'.';
+        buf[n + 2] = b'0' + self.value % 10;
+        n + 3
+    }
+}
+
+impl fmt::Display for Shown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.lower_bound {
+            f.write_str(">=")?;
+        }
+        write!(f, "{}.{}", self.value / 10, self.value % 10)
+    }
+}
+
+/// The level of a puzzle by its ER: `easy` <= 1.5, `medium` <= 2.5, `hard` <= 4.4,
+/// `fiendish` <= 6.2, `diabolical` <= 8.9, `extreme` >= 9.0.
+pub fn level_name(er: Tenths) -> &'static str {
+    match er {
+        0..=15 => "easy",
+        16..=25 => "medium",
+        26..=44 => "hard",
+        45..=62 => "fiendish",
+        63..=89 => "diabolical",
+        _ => "extreme",
+    }
+}
+
+/// Why the producers found no step.
+#[derive(Clone, Copy, Debug)]
+enum Halt {
+    /// The budget ran out while this producer was searching.
+    Exhausted(Producer),
+    /// This producer is not implemented yet (a chaining level).
+    Unsupported(Producer),
+    /// Every producer searched and found nothing.
+    NothingFound,
+}
+
+/// The grader: per-worker state, reused from puzzle to puzzle.
+#[derive(Clone, Debug)]
+pub struct Grader {
+    board: Board,
+    scratch: Scratch,
+    chains: ChainScratch,
+    step: Step,
+    solution: [crate::core::bitboard::CellSet; 9],
+}
+
+impl Default for Grader {
+    fn default() -> Self {
+        Grader::new()
+    }
+}
+
+impl Grader {
+    /// A grader with fresh scratch.
+    pub fn new() -> Grader {
+        Grader {
+            board: Board::EMPTY,
+            scratch: Scratch::new(),
+            chains: ChainScratch::new(),
+            step: Step::default(),
+            solution: [crate::core::bitboard::CellSet::EMPTY; 9],
+        }
+    }
+
+    /// Rates `puzzle` within `budget` work units. When `solution` is given, every step is
+    /// checked against it and a contradiction ends the rating as [`Outcome::Invalid`].
+    pub fn rate(&mut self, puzzle: &Grid, solution: Option<&Grid>, budget: u64, out: &mut Rating) {
+        self.run(puzzle, solution, budget, out, &mut |_| {});
+    }
+
+    /// Rates `puzzle` and appends every step applied to `steps` (cleared first).
+    pub fn explain(
+        &mut self,
+        puzzle: &Grid,
+        solution: Option<&Grid>,
+        budget: u64,
+        steps: &mut Vec<Step>,
+    ) -> Rating {
+        steps.clear();
+        let mut out = Rating::default();
+        self.run(puzzle, solution, budget, &mut out, &mut |s| steps.push(*s));
+        out
+    }
+
+    /// The next step SE would take on `board` (without applying it); `None` if no
+    /// technique applies or the budget ran out.
+    pub fn next_step(&mut self, board: &Board, budget: &mut Budget) -> Option<(Step, Producer)> {
+        self.board = *board;
+        self.find(budget).ok().map(|p| (self.step, p))
+    }
+
+    /// Runs the producers in SE's order; `Ok(p)`: `p` found `self.step`.
+    fn find(&mut self, budget: &mut Budget) -> Result<Producer, Halt> {
+        for p in Producer::SE_ORDER {
+            if let Producer::Chains(level) = p
+                && !chains::supports(level)
+            {
+                return Err(Halt::Unsupported(p));
+            }
+            if !budget.charge(p.cost()) {
+                return Err(Halt::Exhausted(p));
+            }
+            if self.run_producer(p, budget) {
+                return Ok(p);
+            }
+            if budget.exhausted() {
+                return Err(Halt::Exhausted(p));
+            }
+        }
+        Err(Halt::NothingFound)
+    }
+
+    fn run_producer(&mut self, p: Producer, budget: &mut Budget) -> bool {
+        let b = &self.board;
+        let s = &mut self.step;
+        match p {
+            Producer::HiddenSingle => singles::find_hidden_single(b, s),
+            Producer::DirectLocking => intersections::find_locked_candidates(b, true, s),
+            Producer::DirectHiddenPair => subsets::find_hidden_subset(b, 2, true, s),
+            Producer::NakedSingle => singles::find_naked_single(b, s),
+            Producer::DirectHiddenTriple => subsets::find_hidden_subset(b, 3, true, s),
+            Producer::Locking => intersections::find_locked_candidates(b, false, s),
+            Producer::NakedPair => subsets::find_naked_subset(b, 2, s),
+            Producer::XWing => fish::find_fish(b, 2, s),
+            Producer::HiddenPair => subsets::find_hidden_subset(b, 2, false, s),
+            Producer::NakedTriple => subsets::find_naked_subset(b, 3, s),
+            Producer::Swordfish => fish::find_fish(b, 3, s),
+            Producer::HiddenTriple => subsets::find_hidden_subset(b, 3, false, s),
+            Producer::XyWing => wings::find_xy_wing(b, false, s),
+            Producer::XyzWing => wings::find_xy_wing(b, true, s),
+            Producer::UniqueLoops => {
+                uniqueness::find_unique_loop(b, &mut self.scratch.loops, budget, s)
+            }
+            Producer::NakedQuad => subsets::find_naked_subset(b, 4, s),
+            Producer::Jellyfish => fish::find_fish(b, 4, s),
+            Producer::HiddenQuad => subsets::find_hidden_subset(b, 4, false, s),
+            Producer::Bug => bug::find_bug(b, s),
+            Producer::AlignedPair => aligned_exclusion::find_aligned_pair(b, budget, s),
+            Producer::AlignedTriple => aligned_exclusion::find_aligned_triple(b, budget, s),
+            Producer::Chains(level) => chains::find(b, level, &mut self.chains, budget, s),
+        }
+    }
+
+    fn run(
+        &mut self,
+        puzzle: &Grid,
+        solution: Option<&Grid>,
+        limit: u64,
+        out: &mut Rating,
+        record: &mut dyn FnMut(&Step),
+    ) {
+        *out = Rating::default();
+        let mut budget = Budget::new(limit);
+        if puzzle.check_givens().is_err() {
+            out.outcome = Outcome::Invalid;
+            return;
+        }
+        self.board = Board::from_grid(puzzle);
+        let check = match solution {
+            Some(sol) => {
+                for d in crate::core::index::Digit::all() {
+                    self.solution[d.index()] = crate::core::bitboard::CellSet::EMPTY;
+                }
+                for c in crate::core::index::Cell::all() {
+                    if let Some(d) = sol.digit(c) {
+                        self.solution[d.index()].insert(c);
+                    }
+                }
+                true
+            }
+            None => false,
+        };
+        let (mut er, mut ep, mut ed): (Option<Tenths>, Option<Tenths>, Option<Tenths>) =
+            (None, None, None);
+        let mut hardest = Technique::FullHouse;
+        let mut steps = 0u32;
+        let mut floor: Tenths = 0;
+        let outcome = loop {
+            if self.board.is_solved() {
+                break Outcome::Complete;
+            }
+            if let Err(halt) = self.find(&mut budget) {
+                // Everything before the producer that stopped found nothing, so the next
+                // step rates at least that producer's base.
+                break match halt {
+                    Halt::Exhausted(p) => {
+                        floor = p.base_rating();
+                        Outcome::BudgetExhausted
+                    }
+                    Halt::Unsupported(p) => {
+                        floor = p.base_rating();
+                        Outcome::Stuck
+                    }
+                    Halt::NothingFound => {
+                        floor = ChainLevel::Nested(4).base_rating();
+                        Outcome::Stuck
+                    }
+                };
+            }
+            let step = self.step;
+            // A step that changes nothing would loop forever; one that contradicts the
+            // solution would rate a wrong path. Neither happens on a valid puzzle.
+            if !self.board.changed_by(&step) || (check && !self.consistent(&step)) {
+                break Outcome::Invalid;
+            }
+            if er.is_none_or(|e| step.difficulty > e) {
+                er = Some(step.difficulty);
+                hardest = step.technique;
+            }
+            let cur = er.unwrap_or(0);
+            if ed.is_none() {
+                ed = Some(cur);
+            }
+            if ep.is_none() && step.placement.is_some() {
+                ep = Some(cur);
+            }
+            self.board.apply(&step);
+            steps += 1;
+            record(&step);
+        };
+        let er_v = er.unwrap_or(0).max(floor);
+        out.er = er_v;
+        out.ed = ed.unwrap_or(er_v);
+        out.ep = ep.unwrap_or(er_v);
+        out.ed_exact = ed.is_some() || outcome == Outcome::Complete;
+        out.ep_exact = ep.is_some() || outcome == Outcome::Complete;
+        out.hardest = hardest;
+        out.complete = outcome == Outcome::Complete;
+        out.outcome = outcome;
+        out.steps = steps;
+        out.work = budget.spent();
+        if outcome == Outcome::Invalid {
+            out.er = 0;
+            out.ep = 0;
+            out.ed = 0;
+            out.ep_exact = false;
+            out.ed_exact = false;
+        }
+    }
+
+    fn consistent(&self, step: &Step) -> bool {
+        for d in crate::core::index::Digit::all() {
+            if !(step.eliminations[d.index()] & self.solution[d.index()]).is_empty() {
+                return false;
+            }
+        }
+        match step.placement {
+            Some((c, d)) => self.solution[d.index()].contains(c),
+            None => true,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::solver::Solver;
+
+    fn solve(p: &Grid) -> Grid {
+        Solver::new().solve(p, 2).solution
+    }
+
+    const EASY: &str =
+        "4.2.........54..67...6.92..3.7....9....1.8....5....8.4..82.3...62..94.........9.5";
+
+    #[test]
+    fn rates_a_pointing_puzzle_like_sudoku_explainer() {
+        // Reference (SE 1.2.1): ER 2.6, EP 1.2, ED 1.2.
+        let p: Grid = EASY.parse().unwrap();
+        let sol = solve(&p);
+        let mut g = Grader::new();
+        let mut r = Rating::default();
+        g.rate(&p, Some(&sol), DEFAULT_BUDGET, &mut r);
+        assert_eq!((r.er, r.ep, r.ed), (26, 12, 12));
+        assert_eq!(r.hardest, Technique::Pointing);
+        assert!(r.complete);
+        assert_eq!(r.level(), "hard");
+    }
+
+    #[test]
+    fn explain_records_a_path_that_solves_the_puzzle() {
+        let p: Grid = EASY.parse().unwrap();
+        let sol = solve(&p);
+        let mut g = Grader::new();
+        let mut steps = Vec::new();
+        let r = g.explain(&p, Some(&sol), DEFAULT_BUDGET, &mut steps);
+        assert_eq!(r.steps as usize, steps.len());
+        let mut b = Board::from_grid(&p);
+        for s in &steps {
+            b.apply(s);
+        }
+        assert_eq!(b.to_grid(), sol);
+        assert_eq!(steps.iter().map(|s| s.difficulty).max(), Some(r.er));
+    }
+
+    #[test]
+    fn a_tiny_budget_gives_a_lower_bound() {
+        let p: Grid = EASY.parse().unwrap();
+        let mut g = Grader::new();
+        let mut r = Rating::default();
+        g.rate(&p, None, 3, &mut r);
+        assert!(!r.complete);
+        assert_eq!(r.outcome, Outcome::BudgetExhausted);
+        assert!(r.er <= 26);
+        assert_eq!(
+            Shown::new(r.er, true).to_string(),
+            format!(">={}.{}", r.er / 10, r.er % 10)
+        );
+    }
+
+    #[test]
+    fn contradictory_givens_are_invalid() {
+        let p: Grid = format!("44{}", &EASY[2..]).parse().unwrap();
+        let mut g = Grader::new();
+        let mut r = Rating::default();
+        g.rate(&p, None, DEFAULT_BUDGET, &mut r);
+        assert_eq!(r.outcome, Outcome::Invalid);
+        assert!(!r.complete);
+    }
+
+    #[test]
+    fn a_wrong_solution_is_caught() {
+        let p: Grid = EASY.parse().unwrap();
+        let mut wrong = solve(&p);
+        // Swap two digits of the solution in the first empty cell's row: the first
+        // placement that touches them disagrees.
+        let c = crate::core::index::Cell::at(0, 1);
+        let v = wrong.digit(c);
+        wrong.set(
+            c,
+            crate::core::index::Digit::from_ascii(b'1').filter(|&d| Some(d) != v),
+        );
+        let mut g = Grader::new();
+        let mut r = Rating::default();
+        g.rate(&p, Some(&wrong), DEFAULT_BUDGET, &mut r);
+        assert_eq!(r.outcome, Outcome::Invalid);
+    }
+
+    #[test]
+    fn shown_writes_into_a_buffer() {
+        let mut buf = [0u8; 8];
+        for (v, lb, text) in [
+            (32, false, "3.2"),
+            (105, true, ">=10.5"),
+            (10, false, "1.0"),
+        ] {
+            let s = Shown::new(v, lb);
+            let n = s.write_to(&mut buf);
+            assert_eq!(&buf[..n], text.as_bytes());
+            assert_eq!(s.to_string(), text);
+        }
+    }
+
+    #[test]
+    fn levels_follow_the_issue() {
+        let cases = [
+            (15, "easy"),
+            (16, "medium"),
+            (25, "medium"),
+            (44, "hard"),
+            (62, "fiendish"),
+            (89, "diabolical"),
+            (90, "extreme"),
+        ];
+        for (er, name) in cases {
+            assert_eq!(level_name(er), name, "{er}");
+        }
+    }
+}

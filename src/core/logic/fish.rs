@@ -1,0 +1,166 @@
+//! Basic fish: X-wing (size 2, 3.2), swordfish (3, 3.8), jellyfish (4, 5.2).
+//!
+//! `n` base lines (columns, or rows) whose candidates for a digit all lie in `n` cover lines
+//! of the other direction: the digit leaves the rest of the cover lines.
+//!
+//! As in Sudoku Explainer (`Fisherman`, `CommonTuples.searchCommonTuple`): columns as base
+//! lines first, then rows; base-line tuples in the order of SE's `Permutations`, digits 1-9
+//! inside; a digit is only tried when at least `2n` of its nine places are still open; every
+//! base line must hold at least two candidates.
+
+use super::{Board, Step, Technique, combos};
+use crate::core::bitboard::CellSet;
+use crate::core::index::{Digit, House};
+
+/// For one digit: the positions (bit `j` = cross line `j`) of its candidates in each line,
+/// `[0]` indexed by row (positions = columns), `[1]` by column (positions = rows).
+fn line_masks(plane: CellSet) -> [[u16; 9]; 2] {
+    let mut m = [[0u16; 9]; 2];
+    for c in plane {
+        let (r, col) = (c.row() as usize, c.col() as usize);
+        m[0][r] |= 1 << col;
+        m[1][col] |= 1 << r;
+    }
+    m
+}
+
+/// The first fish of size `degree` (2..=4) that removes something.
+pub fn find_fish(board: &Board, degree: u32, step: &mut Step) -> bool {
+    // Per digit: line masks, and the base lines that can take part (2..=degree places:
+    // SE's `searchCommonTuple` needs more than one, and the union has `degree`).
+    let mut masks = [[[0u16; 9]; 2]; 9];
+    let mut allowed = [[0u16; 2]; 9];
+    for d in Digit::all() {
+        if board.placed(d).len() + degree * 2 > 9 {
+            continue;
+        }
+        let m = line_masks(board.plane(d));
+        for dir in 0..2 {
+            for (i, &p) in m[dir].iter().enumerate() {
+                if (2..=degree).contains(&p.count_ones()) {
+                    allowed[d.index()][dir] |= 1 << i;
+                }
+            }
+        }
+        masks[d.index()] = m;
+    }
+    // SE: columns as base lines first (dir 1), then rows (dir 0).
+    for dir in [1usize, 0] {
+        let base_line = |i: usize| {
+            if dir == 1 {
+                House::column(i as u8)
+            } else {
+                House::row(i as u8)
+            }
+        };
+        let cover_line = |i: usize| {
+            if dir == 1 {
+                House::row(i as u8)
+            } else {
+                House::column(i as u8)
+            }
+        };
+        for &mask in combos(degree) {
+            for d in Digit::all() {
+                let di = d.index();
+                if mask & !allowed[di][dir] != 0 || allowed[di][dir] == 0 {
+                    continue;
+                }
+                let mut cover = 0u16;
+                let mut base_cells = CellSet::EMPTY;
+                for (i, &m) in masks[di][dir].iter().enumerate() {
+                    if mask & (1 << i) != 0 {
+                        cover |= m;
+                        base_cells |= base_line(i).cell_set();
+                    }
+                }
+                if cover.count_ones() != degree {
+                    continue;
+                }
+                let mut cover_cells = CellSet::EMPTY;
+                for j in 0..9 {
+                    if cover & (1 << j) != 0 {
+                        cover_cells |= cover_line(j).cell_set();
+                    }
+                }
+                let plane = board.plane(d);
+                let elim = (plane & cover_cells) - base_cells;
+                if elim.is_empty() {
+                    continue;
+                }
+                step.reset(match degree {
+                    2 => Technique::XWing,
+                    3 => Technique::Swordfish,
+                    _ => Technique::Jellyfish,
+                });
+                step.eliminations[di] = elim;
+                step.cells = plane & base_cells;
+                step.digits.insert(d);
+                for i in 0..9 {
+                    if mask & (1 << i) != 0 {
+                        step.base.insert(base_line(i));
+                    }
+                    if cover & (1 << i) != 0 {
+                        step.cover.insert(cover_line(i));
+                    }
+                }
+                return true;
+            }
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::index::Cell;
+    use crate::core::logic::testutil::elims;
+
+    #[test]
+    fn x_wing_in_rows() {
+        // 7 in rows 2 and 6 only at columns 3 and 7.
+        let mut b = Board::EMPTY;
+        let seven = Digit::new(7);
+        for r in [1, 5] {
+            for c in (0..9).filter(|&c| c != 2 && c != 6) {
+                b.eliminate(Cell::at(r, c), seven);
+            }
+        }
+        let mut s = Step::default();
+        assert!(find_fish(&b, 2, &mut s));
+        assert_eq!(s.technique, Technique::XWing);
+        assert_eq!(s.difficulty, 32);
+        assert!(s.base.contains(House::row(1)) && s.base.contains(House::row(5)));
+        assert!(s.cover.contains(House::column(2)) && s.cover.contains(House::column(6)));
+        assert_eq!(
+            elims(&s),
+            [
+                "r1c3<>7", "r1c7<>7", "r3c3<>7", "r3c7<>7", "r4c3<>7", "r4c7<>7", "r5c3<>7",
+                "r5c7<>7", "r7c3<>7", "r7c7<>7", "r8c3<>7", "r8c7<>7", "r9c3<>7", "r9c7<>7"
+            ]
+        );
+        assert!(!find_fish(&b, 3, &mut s), "no swordfish");
+    }
+
+    #[test]
+    fn swordfish_in_columns() {
+        // 3 in columns 1, 5, 9 only in rows 2, 4, 8 (two each).
+        let mut b = Board::EMPTY;
+        let three = Digit::new(3);
+        let keep = [(0, [1, 3]), (4, [3, 7]), (8, [1, 7])];
+        for (c, rows) in keep {
+            for r in (0..9).filter(|r| !rows.contains(r)) {
+                b.eliminate(Cell::at(r, c), three);
+            }
+        }
+        let mut s = Step::default();
+        assert!(!find_fish(&b, 2, &mut s), "no x-wing");
+        assert!(find_fish(&b, 3, &mut s));
+        assert_eq!(s.technique, Technique::Swordfish);
+        assert_eq!(s.difficulty, 38);
+        assert_eq!(s.elimination_count(), 18);
+        assert!(s.eliminations[2].contains(Cell::at(1, 1)));
+        assert!(!s.eliminations[2].contains(Cell::at(1, 0)));
+    }
+}

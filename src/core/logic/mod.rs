@@ -1,0 +1,795 @@
+//! Human solving techniques: the candidate state they work on ([`Board`]), the list of
+//! techniques with their Sudoku Explainer ratings ([`Technique`]), one step of a solving path
+//! ([`Step`]), and one module per technique family.
+//!
+//! The rules, ratings and search orders follow Sudoku Explainer 1.2.1 by Nicolas Juillerat
+//! (as kept, behind options, in the SukakuExplainer fork on GitHub,
+//! `SudokuMonster/SukakuExplainer`): its `Solver` applies, after every step, the first hint
+//! of the first producer that finds one, producers being tried in a fixed order (see
+//! [`crate::core::grader`]). The code here is ours; comments cite the SE class whose rule
+//! it reproduces.
+//!
+//! # How a technique plugs in
+//!
+//! A technique is a function in the module of its family, with this shape:
+//!
+//! ```text
+//! pub fn find_xxx(board: &Board, scratch: &mut Scratch, budget: &mut Budget, step: &mut Step) -> bool
+//! ```
+//!
+//! It looks at `board` (never changes it), and when it finds a deduction that makes progress
+//! it fills `step` (via [`Step::reset`] and then the fields) with the *first* such deduction
+//! in Sudoku Explainer's search order and returns `true`. It must not allocate: any working
+//! memory lives in [`Scratch`] (built once per worker and reused) or on the stack. Expensive
+//! searches charge their work to `budget` and give up (returning `false`) once
+//! [`Budget::charge`] says the budget is spent. To make the grader use a new technique, add
+//! its [`Technique`] variant (in rating order, with SE's rating and name) and add a
+//! [`crate::core::grader::Producer`] in SE's order.
+//!
+//! The chaining techniques (cycles, forcing chains, Nishio, multiple, dynamic and nested
+//! forcing chains) enter through one slot, [`chains::find`], which returns the easiest
+//! chaining step of a given [`chains::ChainLevel`]; [`chains::supports`] tells the grader
+//! which levels are implemented (it stops with a lower bound at the first that is not,
+//! rather than skip ahead of Sudoku Explainer's order).
+//!
+//! # The candidate state
+//!
+//! [`Board`] keeps the same facts twice, in sync, so that every technique reads the shape it
+//! needs in one load:
+//!
+//! ```text
+//! values[c]    digit in cell c, 0 when empty                       (81 bytes)
+//! cands[c]     candidates of empty cell c as a DigitSet (empty for solved cells)
+//! planes[d]    cells where digit d+1 is still a candidate, a CellSet (solved cells excluded)
+//! placed[d]    cells that hold digit d+1
+//! empty        cells with no digit yet
+//! ```
+//!
+//! Like Sudoku Explainer, placing a digit removes it from the candidates of the 20 peers,
+//! and nothing else happens by itself: a cell left with one candidate stays empty until a
+//! naked single places it.
+
+use std::fmt;
+
+use super::bitboard::{CellSet, DigitSet};
+use super::grid::Grid;
+use super::index::{Cell, Digit, House, PEERS};
+
+pub mod aligned_exclusion;
+pub mod bug;
+pub mod chains;
+pub mod fish;
+pub mod intersections;
+pub mod render;
+pub mod singles;
+pub mod subsets;
+pub mod uniqueness;
+pub mod wings;
+
+/// The candidate state: values, per-cell candidates and per-digit candidate planes, always
+/// in sync. `Copy` (about 550 bytes), so a chain search can branch by copying it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Board {
+    values: [u8; 81],
+    cands: [DigitSet; 81],
+    planes: [CellSet; 9],
+    placed: [CellSet; 9],
+    empty: CellSet,
+}
+
+const _: () = assert!(
+    std::mem::size_of::<Board>() <= 576,
+    "Board is meant to stay under 576 bytes"
+);
+
+impl Default for Board {
+    fn default() -> Self {
+        Board::EMPTY
+    }
+}
+
+impl Board {
+    /// The board of the empty grid: every cell empty with all nine candidates.
+    pub const EMPTY: Board = Board {
+        values: [0; 81],
+        cands: [DigitSet::ALL; 81],
+        planes: [CellSet::ALL; 9],
+        placed: [CellSet::EMPTY; 9],
+        empty: CellSet::ALL,
+    };
+
+    /// The board of a puzzle: givens placed, the candidates of every empty cell being the
+    /// digits that no peer holds (Sudoku Explainer's `rebuildPotentialValues`).
+    ///
+    /// Givens that break a rule are placed anyway (the later one removes nothing it cannot);
+    /// check [`Grid::check_givens`] first when the input is not known to be valid.
+    pub fn from_grid(grid: &Grid) -> Board {
+        let mut b = Board::EMPTY;
+        for c in Cell::all() {
+            if let Some(d) = grid.digit(c) {
+                b.place(c, d);
+            }
+        }
+        b
+    }
+
+    /// A board from explicit parts: `values` (0 for empty) and the candidates of each empty
+    /// cell, taken as given (no peer is cancelled). Candidates of solved cells and values
+    /// above 9 are ignored. For tests and for callers that track candidates themselves.
+    pub fn from_parts(values: &[u8; 81], cands: &[DigitSet; 81]) -> Board {
+        let mut b = Board {
+            values: [0; 81],
+            cands: [DigitSet::EMPTY; 81],
+            planes: [CellSet::EMPTY; 9],
+            placed: [CellSet::EMPTY; 9],
+            empty: CellSet::EMPTY,
+        };
+        for c in Cell::all() {
+            let i = c.index();
+            match values[i] {
+                v @ 1..=9 => {
+                    b.values[i] = v;
+                    b.placed[(v - 1) as usize].insert(c);
+                }
+                _ => {
+                    b.empty.insert(c);
+                    b.cands[i] = cands[i];
+                    for d in cands[i] {
+                        b.planes[d.index()].insert(c);
+                    }
+                }
+            }
+        }
+        b
+    }
+
+    /// The values as a [`Grid`].
+    pub fn to_grid(&self) -> Grid {
+        // Values are 0..=9 by construction.
+        Grid::from_values(self.values).unwrap_or_default()
+    }
+
+    /// The digit in `cell`, if any.
+    #[inline]
+    pub fn value(&self, cell: Cell) -> Option<Digit> {
+        match self.values[cell.index()] {
+            0 => None,
+            v => Some(Digit::new(v)),
+        }
+    }
+
+    /// The candidates of `cell` (empty for a solved cell).
+    #[inline]
+    pub fn candidates(&self, cell: Cell) -> DigitSet {
+        self.cands[cell.index()]
+    }
+
+    /// The cells where `digit` is still a candidate (solved cells never are).
+    #[inline]
+    pub fn plane(&self, digit: Digit) -> CellSet {
+        self.planes[digit.index()]
+    }
+
+    /// The cells holding `digit`.
+    #[inline]
+    pub fn placed(&self, digit: Digit) -> CellSet {
+        self.placed[digit.index()]
+    }
+
+    /// The cells with no digit yet.
+    #[inline]
+    pub fn empty(&self) -> CellSet {
+        self.empty
+    }
+
+    /// True when every cell holds a digit.
+    #[inline]
+    pub fn is_solved(&self) -> bool {
+        self.empty.is_empty()
+    }
+
+    /// True when `digit` is a candidate of `cell`.
+    #[inline]
+    pub fn has(&self, cell: Cell, digit: Digit) -> bool {
+        self.planes[digit.index()].contains(cell)
+    }
+
+    /// Number of empty cells in `house`.
+    #[inline]
+    pub fn empty_in(&self, house: House) -> u32 {
+        (self.empty & house.cell_set()).len()
+    }
+
+    /// Places `digit` in `cell` and removes it from the candidates of the peers
+    /// (SE's `setValueAndCancel`). Placing into a solved cell does nothing.
+    pub fn place(&mut self, cell: Cell, digit: Digit) {
+        let i = cell.index();
+        if self.values[i] != 0 {
+            return;
+        }
+        self.values[i] = digit.get();
+        for e in self.cands[i] {
+            self.planes[e.index()].remove(cell);
+        }
+        self.cands[i] = DigitSet::EMPTY;
+        self.empty.remove(cell);
+        self.placed[digit.index()].insert(cell);
+        let d = digit.index();
+        let hit = self.planes[d] & PEERS[i];
+        for p in hit {
+            self.cands[p.index()].remove(digit);
+        }
+        self.planes[d] = self.planes[d] - hit;
+    }
+
+    /// Removes candidate `digit` from `cell`; returns true if it was there.
+    #[inline]
+    pub fn eliminate(&mut self, cell: Cell, digit: Digit) -> bool {
+        if !self.planes[digit.index()].contains(cell) {
+            return false;
+        }
+        self.planes[digit.index()].remove(cell);
+        self.cands[cell.index()].remove(digit);
+        true
+    }
+
+    /// Removes candidate `digit` from every cell of `cells`.
+    #[inline]
+    pub fn eliminate_all(&mut self, digit: Digit, cells: CellSet) {
+        let hit = self.planes[digit.index()] & cells;
+        for c in hit {
+            self.cands[c.index()].remove(digit);
+        }
+        self.planes[digit.index()] = self.planes[digit.index()] - hit;
+    }
+
+    /// True when applying `step` would change the board: it removes a candidate that is
+    /// present, or places a digit in an empty cell.
+    pub fn changed_by(&self, step: &Step) -> bool {
+        let removes = (0..9).any(|d| !(self.planes[d] & step.eliminations[d]).is_empty());
+        let places = step
+            .placement
+            .is_some_and(|(c, _)| self.values[c.index()] == 0);
+        removes || places
+    }
+
+    /// Applies a step the way SE's `IndirectHint.apply` does: eliminations first, then the
+    /// placement, if any.
+    pub fn apply(&mut self, step: &Step) {
+        for d in Digit::all() {
+            self.eliminate_all(d, step.eliminations[d.index()]);
+        }
+        if let Some((c, d)) = step.placement {
+            self.place(c, d);
+        }
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board({})", self.to_grid())
+    }
+}
+
+/// A set of houses (rows `0..9`, columns `9..18`, boxes `18..27`), one bit per house.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct HouseSet(u32);
+
+impl HouseSet {
+    /// No house.
+    pub const EMPTY: HouseSet = HouseSet(0);
+
+    /// The set holding only `h`.
+    #[inline]
+    pub const fn single(h: House) -> HouseSet {
+        HouseSet(1 << h.index())
+    }
+
+    /// Adds `h`.
+    #[inline]
+    pub fn insert(&mut self, h: House) {
+        self.0 |= 1 << h.index();
+    }
+
+    /// True when `h` is in the set.
+    #[inline]
+    pub const fn contains(self, h: House) -> bool {
+        self.0 & (1 << h.index()) != 0
+    }
+
+    /// Number of houses.
+    #[inline]
+    pub const fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// True when empty.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The houses in index order (rows, then columns, then boxes).
+    pub fn iter(self) -> impl Iterator<Item = House> {
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let i = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            Some(House::new(i))
+        })
+    }
+}
+
+/// Rating in tenths (`32` is 3.2), Sudoku Explainer's unit.
+pub type Tenths = u8;
+
+macro_rules! techniques {
+    ($( $(#[$doc:meta])* $name:ident = $rating:expr, $text:expr; )*) => {
+        /// Every technique of Sudoku Explainer 1.2.1, in rating order, with SE's base rating
+        /// and the name the literature gives it. Bonuses (loop size, chain length, subset
+        /// size) are added per step, see [`Step::difficulty`].
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Technique {
+            $( $(#[$doc])* $name, )*
+        }
+
+        impl Technique {
+            /// All techniques, in rating order.
+            pub const ALL: &'static [Technique] = &[$(Technique::$name,)*];
+
+            /// SE's base rating in tenths.
+            pub const fn base_rating(self) -> Tenths {
+                match self { $(Technique::$name => $rating,)* }
+            }
+
+            /// The literature's name ("Hidden single", "X-wing", ...).
+            pub const fn name(self) -> &'static str {
+                match self { $(Technique::$name => $text,)* }
+            }
+        }
+    };
+}
+
+techniques! {
+    /// Last empty cell of a house (SE `HiddenSingleHint`, alone: 1.0).
+    FullHouse = 10, "Full house";
+    /// A digit with one place left in a box (1.2).
+    HiddenSingleBox = 12, "Hidden single";
+    /// A digit with one place left in a row or column (1.5).
+    HiddenSingleLine = 15, "Hidden single";
+    /// Pointing whose elimination leaves a hidden single (SE `DirectLockingHint`, 1.7).
+    DirectPointing = 17, "Direct pointing";
+    /// Claiming whose elimination leaves a hidden single (1.9).
+    DirectClaiming = 19, "Direct claiming";
+    /// Hidden pair whose eliminations leave a hidden single (SE `DirectHiddenSetHint`, 2.0).
+    DirectHiddenPair = 20, "Direct hidden pair";
+    /// A cell with one candidate left (2.3).
+    NakedSingle = 23, "Naked single";
+    /// Hidden triple whose eliminations leave a hidden single (2.5).
+    DirectHiddenTriple = 25, "Direct hidden triple";
+    /// Locked candidates type 1: a box's candidates of a digit on one line (2.6).
+    Pointing = 26, "Pointing";
+    /// Locked candidates type 2: a line's candidates of a digit in one box (2.8).
+    Claiming = 28, "Claiming";
+    /// Naked pair (3.0).
+    NakedPair = 30, "Naked pair";
+    /// Fish of size 2 (3.2).
+    XWing = 32, "X-wing";
+    /// Hidden pair (3.4).
+    HiddenPair = 34, "Hidden pair";
+    /// Naked triple (3.6).
+    NakedTriple = 36, "Naked triple";
+    /// Fish of size 3 (3.8).
+    Swordfish = 38, "Swordfish";
+    /// Hidden triple (4.0).
+    HiddenTriple = 40, "Hidden triple";
+    /// XY-wing (4.2).
+    XyWing = 42, "XY-wing";
+    /// Direct hidden quad (4.3). SE 1.2.1 defines its rating but its solver never searches
+    /// for it, and neither does ours.
+    DirectHiddenQuad = 43, "Direct hidden quad";
+    /// XYZ-wing (4.4).
+    XyzWing = 44, "XYZ-wing";
+    /// Unique rectangle type 1 (4.5).
+    UniqueRectangle1 = 45, "Unique rectangle type 1";
+    /// Unique rectangle type 2 (4.5).
+    UniqueRectangle2 = 45, "Unique rectangle type 2";
+    /// Unique rectangle type 3 (4.5 + 0.1 per extra cell of the subset).
+    UniqueRectangle3 = 45, "Unique rectangle type 3";
+    /// Unique rectangle type 4 (4.5).
+    UniqueRectangle4 = 45, "Unique rectangle type 4";
+    /// Unique loop type 1 (4.5 + loop size bonus).
+    UniqueLoop1 = 45, "Unique loop type 1";
+    /// Unique loop type 2.
+    UniqueLoop2 = 45, "Unique loop type 2";
+    /// Unique loop type 3.
+    UniqueLoop3 = 45, "Unique loop type 3";
+    /// Unique loop type 4.
+    UniqueLoop4 = 45, "Unique loop type 4";
+    /// Naked quad (5.0).
+    NakedQuad = 50, "Naked quad";
+    /// Fish of size 4 (5.2).
+    Jellyfish = 52, "Jellyfish";
+    /// Hidden quad (5.4).
+    HiddenQuad = 54, "Hidden quad";
+    /// Bivalue universal grave type 1 (5.6).
+    BugType1 = 56, "BUG type 1";
+    /// BUG type 2 (5.7).
+    BugType2 = 57, "BUG type 2";
+    /// BUG type 3 (5.7 + 0.1 per extra value of the naked subset).
+    BugType3 = 57, "BUG type 3";
+    /// BUG type 4 (5.7).
+    BugType4 = 57, "BUG type 4";
+    /// Aligned pair exclusion (6.2).
+    AlignedPairExclusion = 62, "Aligned pair exclusion";
+    /// Bidirectional X-cycle, incl. generalized X-wing (6.5 + length).
+    XCycle = 65, "Bidirectional X-cycle";
+    /// Bidirectional Y-cycle (6.5 + length).
+    YCycle = 65, "Bidirectional Y-cycle";
+    /// Forcing X-chain (6.6 + length).
+    ForcingXChain = 66, "Forcing X-chain";
+    /// Forcing chain with X- and Y-links (7.0 + length).
+    ForcingChain = 70, "Forcing chain";
+    /// Bidirectional cycle with X- and Y-links (7.0 + length).
+    BidirectionalCycle = 70, "Bidirectional cycle";
+    /// Aligned triple exclusion (7.5).
+    AlignedTripleExclusion = 75, "Aligned triple exclusion";
+    /// Nishio forcing chain (7.5 + length).
+    NishioForcingChain = 75, "Nishio forcing chain";
+    /// Multiple forcing chains from the candidates of one cell (8.0 + length).
+    CellForcingChain = 80, "Cell forcing chains";
+    /// Multiple forcing chains from the places of a digit in a house (8.0 + length).
+    RegionForcingChain = 80, "Region forcing chains";
+    /// Dynamic forcing chains: contradiction, double, cell and region (8.5 + length).
+    DynamicForcingChain = 85, "Dynamic forcing chains";
+    /// Dynamic forcing chains nested once, SE level 1, "(+)" (9.0 + length).
+    DynamicForcingChainPlus = 90, "Dynamic forcing chains (+)";
+    /// Nested forcing chains, SE level 2, "(+ forcing chains)" (9.5 + length).
+    NestedForcingChain2 = 95, "Nested forcing chains (+ forcing chains)";
+    /// Nested forcing chains, SE level 3, "(+ multiple forcing chains)" (10.0 + length).
+    NestedForcingChain3 = 100, "Nested forcing chains (+ multiple forcing chains)";
+    /// Nested forcing chains, SE level 4, "(+ dynamic forcing chains)" (10.5 + length).
+    NestedForcingChain4 = 105, "Nested forcing chains (+ dynamic forcing chains)";
+}
+
+impl fmt::Display for Technique {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The chain-length bonus of Sudoku Explainer (`ChainingHint.getLengthDifficulty`): 0.1
+/// for each threshold that `length` exceeds, the thresholds running 4, 6, 8, 12, 16, 24,
+/// 32, 48, ... (alternately times 3/2 and 4/3). SE passes its chain "complexity" minus 2.
+pub fn length_bonus(length: u32) -> Tenths {
+    let mut added: Tenths = 0;
+    let mut ceil: u32 = 4;
+    let mut odd = false;
+    while length > ceil {
+        added = added.saturating_add(1);
+        ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
+        odd = !odd;
+    }
+    added
+}
+
+/// One step of a solving path: what was found, its rating, and what it changes.
+///
+/// Plain data (`Copy`, no heap), so a worker can keep one and overwrite it at every step.
+/// A step places at most one digit (SE's hints do) and eliminates any number of candidates,
+/// kept as one [`CellSet`] per digit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The technique.
+    pub technique: Technique,
+    /// The rating of this step in tenths: the technique's base rating plus SE's bonuses.
+    pub difficulty: Tenths,
+    /// The digit this step places, if any.
+    pub placement: Option<(Cell, Digit)>,
+    /// Candidates removed: `eliminations[d]` holds the cells losing digit `d+1`.
+    pub eliminations: [CellSet; 9],
+    /// The cells forming the pattern (the pair's cells, the wing's pivot and pincers, the
+    /// rectangle's corners, the fish's candidates, ...).
+    pub cells: CellSet,
+    /// The digits of the pattern (the fish's digit, the pair's digits, ...).
+    pub digits: DigitSet,
+    /// The houses where the pattern lives (the box of a pointing, the base lines of a fish,
+    /// the house of a subset).
+    pub base: HouseSet,
+    /// The houses where it eliminates (the line of a pointing, the cover lines of a fish).
+    pub cover: HouseSet,
+    /// A size that matters for the rating: the loop length of unique loops, the chain
+    /// length for chains; 0 when unused.
+    pub size: u16,
+}
+
+impl Default for Step {
+    fn default() -> Self {
+        Step::new(Technique::NakedSingle)
+    }
+}
+
+impl Step {
+    /// An empty step of `technique` at its base rating.
+    pub const fn new(technique: Technique) -> Step {
+        Step {
+            technique,
+            difficulty: technique.base_rating(),
+            placement: None,
+            eliminations: [CellSet::EMPTY; 9],
+            cells: CellSet::EMPTY,
+            digits: DigitSet::EMPTY,
+            base: HouseSet::EMPTY,
+            cover: HouseSet::EMPTY,
+            size: 0,
+        }
+    }
+
+    /// Clears the step for `technique` (at its base rating).
+    #[inline]
+    pub fn reset(&mut self, technique: Technique) {
+        *self = Step::new(technique);
+    }
+
+    /// Adds the elimination of `digit` from `cell`.
+    #[inline]
+    pub fn eliminate(&mut self, cell: Cell, digit: Digit) {
+        self.eliminations[digit.index()].insert(cell);
+    }
+
+    /// Number of candidates this step removes.
+    pub fn elimination_count(&self) -> u32 {
+        self.eliminations.iter().map(|s| s.len()).sum()
+    }
+
+    /// True when the step changes nothing (no placement, no elimination).
+    pub fn is_empty(&self) -> bool {
+        self.placement.is_none() && self.eliminations.iter().all(|s| s.is_empty())
+    }
+
+    /// The eliminations as `(cell, digit)` pairs, in cell order then digit order.
+    pub fn eliminated(&self) -> impl Iterator<Item = (Cell, Digit)> + '_ {
+        let all = self
+            .eliminations
+            .iter()
+            .fold(CellSet::EMPTY, |acc, &s| acc | s);
+        all.iter().flat_map(move |c| {
+            Digit::all()
+                .filter(move |d| self.eliminations[d.index()].contains(c))
+                .map(move |d| (c, d))
+        })
+    }
+}
+
+/// A deterministic work budget for one puzzle.
+///
+/// Techniques charge *work units* as they search, so the same puzzle always spends the same
+/// number of units whatever the machine or its load. A unit is about 50 ns of work on the
+/// development machine (one loop cell extended, one candidate combination tested, a chain
+/// implication followed); fixed-cost searches charge their measured average. When the budget
+/// is spent, searches give up and the grader reports a lower bound instead of a rating.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    spent: u64,
+    limit: u64,
+}
+
+impl Budget {
+    /// A budget that never runs out.
+    pub const UNLIMITED: Budget = Budget {
+        spent: 0,
+        limit: u64::MAX,
+    };
+
+    /// A budget of `limit` work units.
+    pub const fn new(limit: u64) -> Budget {
+        Budget { spent: 0, limit }
+    }
+
+    /// Charges `units`; returns false once the total exceeds the limit.
+    #[inline]
+    pub fn charge(&mut self, units: u64) -> bool {
+        self.spent = self.spent.saturating_add(units);
+        self.spent <= self.limit
+    }
+
+    /// True when more than the limit has been charged.
+    #[inline]
+    pub fn exhausted(&self) -> bool {
+        self.spent > self.limit
+    }
+
+    /// Units charged so far.
+    #[inline]
+    pub fn spent(&self) -> u64 {
+        self.spent
+    }
+}
+
+/// Working memory shared by the non-chaining techniques, built once per worker and reused
+/// for every puzzle (nothing in it survives from one call to the next).
+#[derive(Clone, Debug)]
+pub struct Scratch {
+    pub(crate) loops: uniqueness::LoopScratch,
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch::new()
+    }
+}
+
+impl Scratch {
+    /// Fresh scratch.
+    pub fn new() -> Scratch {
+        Scratch {
+            loops: uniqueness::LoopScratch::new(),
+        }
+    }
+}
+
+/// The combinations of `k` of `n` items (`n <= 9`) as bit masks, in the order of SE's
+/// `Permutations` (increasing numeric value of the mask).
+#[inline]
+pub(crate) fn combinations(n: u32, k: u32) -> impl Iterator<Item = u16> {
+    let limit: u16 = 1 << n;
+    (0..limit).filter(move |m| m.count_ones() == k)
+}
+
+const fn build_combos<const N: usize>(k: u32) -> [u16; N] {
+    let mut t = [0u16; N];
+    let mut n = 0;
+    let mut m: u16 = 0;
+    while m < 512 {
+        if m.count_ones() == k {
+            t[n] = m;
+            n += 1;
+        }
+        m += 1;
+    }
+    t
+}
+
+static COMBOS_1: [u16; 9] = build_combos::<9>(1);
+static COMBOS_2: [u16; 36] = build_combos::<36>(2);
+static COMBOS_3: [u16; 84] = build_combos::<84>(3);
+static COMBOS_4: [u16; 126] = build_combos::<126>(4);
+
+/// The combinations of `k` (1..=4) of nine items as bit masks, in SE's `Permutations` order
+/// (increasing numeric value), from a table built at compile time.
+#[inline]
+pub(crate) fn combos(k: u32) -> &'static [u16] {
+    match k {
+        1 => &COMBOS_1,
+        2 => &COMBOS_2,
+        3 => &COMBOS_3,
+        _ => &COMBOS_4,
+    }
+}
+
+/// Helpers for the technique tests.
+#[cfg(test)]
+pub(crate) mod testutil {
+    use super::*;
+
+    /// A board with the given `(row, column, digit)` givens (0-based row and column).
+    pub(crate) fn board_with(givens: &[(u8, u8, u8)]) -> Board {
+        let mut b = Board::EMPTY;
+        for &(r, c, d) in givens {
+            b.place(Cell::at(r, c), Digit::new(d));
+        }
+        b
+    }
+
+    /// A board from 81 whitespace-separated cells of pencil marks, taken literally: a
+    /// single digit is a placed value, several digits are the candidates of an empty cell,
+    /// `(d)` is an empty cell whose only candidate is `d`.
+    pub(crate) fn board_from_marks(marks: &str) -> Board {
+        let cells: Vec<&str> = marks.split_whitespace().collect();
+        assert_eq!(cells.len(), 81, "81 cells of pencil marks expected");
+        let mut values = [0u8; 81];
+        let mut cands = [DigitSet::EMPTY; 81];
+        for (i, m) in cells.iter().enumerate() {
+            let digits: Vec<u8> = m
+                .bytes()
+                .filter(u8::is_ascii_digit)
+                .map(|b| b - b'0')
+                .collect();
+            if m.len() == 1 {
+                values[i] = digits[0];
+            } else {
+                for d in digits {
+                    cands[i].insert(Digit::new(d));
+                }
+            }
+        }
+        Board::from_parts(&values, &cands)
+    }
+
+    /// The eliminations of a step as sorted `"rXcY<>D"` strings.
+    pub(crate) fn elims(step: &Step) -> Vec<String> {
+        step.eliminated()
+            .map(|(c, d)| format!("{c}<>{d}"))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn length_bonus_follows_se_thresholds() {
+        let expect = [
+            (0, 0),
+            (4, 0),
+            (5, 1),
+            (6, 1),
+            (7, 2),
+            (8, 2),
+            (9, 3),
+            (12, 3),
+            (13, 4),
+            (16, 4),
+            (17, 5),
+            (24, 5),
+            (25, 6),
+            (32, 6),
+            (33, 7),
+            (48, 7),
+            (49, 8),
+            (64, 8),
+            (65, 9),
+            (96, 9),
+            (97, 10),
+            (128, 10),
+            (129, 11),
+        ];
+        for (len, bonus) in expect {
+            assert_eq!(length_bonus(len), bonus, "length {len}");
+        }
+    }
+
+    #[test]
+    fn board_keeps_cells_and_planes_in_sync() {
+        let g: Grid =
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+                .parse()
+                .unwrap();
+        let mut b = Board::from_grid(&g);
+        b.eliminate(Cell::at(0, 1), Digit::new(2));
+        b.place(Cell::at(0, 2), Digit::new(9));
+        for c in Cell::all() {
+            for d in Digit::all() {
+                assert_eq!(b.candidates(c).contains(d), b.plane(d).contains(c));
+            }
+            if b.value(c).is_some() {
+                assert!(b.candidates(c).is_empty());
+                assert!(!b.empty().contains(c));
+            }
+        }
+        // r1c1 holds 4: no peer has 4 as a candidate.
+        assert!((b.plane(Digit::new(4)) & Cell::at(0, 0).peers()).is_empty());
+        assert_eq!(b.to_grid().value(Cell::at(0, 2)), 9);
+    }
+
+    #[test]
+    fn combinations_come_in_se_order() {
+        let v: Vec<u16> = combinations(4, 2).collect();
+        assert_eq!(v, vec![0b0011, 0b0101, 0b0110, 0b1001, 0b1010, 0b1100]);
+        assert_eq!(combinations(9, 3).count(), 84);
+        for k in 1..=4 {
+            assert!(combos(k).iter().copied().eq(combinations(9, k)));
+        }
+    }
+
+    #[test]
+    fn techniques_are_listed_in_rating_order() {
+        for w in Technique::ALL.windows(2) {
+            assert!(w[0].base_rating() <= w[1].base_rating(), "{:?}", w);
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! Singles: full house, hidden single and naked single.
+//!
+//! Search order as in Sudoku Explainer's `HiddenSingle` and `NakedSingle` producers: first
+//! the houses with one empty cell left (full house, 1.0), boxes then columns then rows; then
+//! hidden singles in boxes (1.2), columns and rows (1.5), digits 1-9 within each house;
+//! naked singles (2.3) in reading order. The grader runs the hidden-single search first
+//! and the naked-single search later, after the direct techniques, as SE does.
+
+use super::{Board, Step, Technique};
+use crate::core::index::{Cell, Digit, House};
+
+/// Houses in SE's region order for singles and subsets: boxes, then columns, then rows.
+pub(crate) const BOX_COL_ROW: [House; 27] = {
+    let mut t = [House::new(0); 27];
+    let mut i = 0;
+    while i < 9 {
+        t[i] = House::boxed(i as u8);
+        t[9 + i] = House::column(i as u8);
+        t[18 + i] = House::row(i as u8);
+        i += 1;
+    }
+    t
+};
+
+/// Full house or hidden single, the first in SE's order. Fills `step` and returns true if
+/// one exists.
+pub fn find_hidden_single(board: &Board, step: &mut Step) -> bool {
+    // Full houses: one empty cell left in the house.
+    for &h in &BOX_COL_ROW {
+        let empty = board.empty() & h.cell_set();
+        if empty.len() == 1
+            && let Some(c) = empty.first()
+            && let Some(d) = board.candidates(c).first()
+        {
+            single(step, Technique::FullHouse, h, c, d);
+            return true;
+        }
+    }
+    for &h in &BOX_COL_ROW {
+        let cells = h.cell_set();
+        if (board.empty() & cells).len() < 2 {
+            continue;
+        }
+        for d in Digit::all() {
+            let places = board.plane(d) & cells;
+            if places.len() == 1
+                && let Some(c) = places.first()
+            {
+                let t = if matches!(h.kind(), crate::core::index::HouseKind::Box) {
+                    Technique::HiddenSingleBox
+                } else {
+                    Technique::HiddenSingleLine
+                };
+                single(step, t, h, c, d);
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The first naked single in reading order (SE `NakedSingle`).
+pub fn find_naked_single(board: &Board, step: &mut Step) -> bool {
+    // Bit-sliced count over the nine planes: cells with exactly one candidate.
+    let (mut one, mut two) = (0u128, 0u128);
+    for d in Digit::all() {
+        let p = board.plane(d).bits();
+        two |= one & p;
+        one |= p;
+    }
+    let singles = one & !two;
+    if singles == 0 {
+        return false;
+    }
+    let c = Cell::new(singles.trailing_zeros() as u8);
+    let Some(d) = board.candidates(c).first() else {
+        return false;
+    };
+    step.reset(Technique::NakedSingle);
+    step.placement = Some((c, d));
+    step.cells.insert(c);
+    step.digits.insert(d);
+    true
+}
+
+fn single(step: &mut Step, t: Technique, h: House, c: Cell, d: Digit) {
+    step.reset(t);
+    step.placement = Some((c, d));
+    step.cells.insert(c);
+    step.digits.insert(d);
+    step.base.insert(h);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::logic::testutil::board_with;
+
+    #[test]
+    fn full_house_comes_first() {
+        // Row 1 misses only r1c9 (= 9).
+        let b = board_with(&[
+            (0, 0, 1),
+            (0, 1, 2),
+            (0, 2, 3),
+            (0, 3, 4),
+            (0, 4, 5),
+            (0, 5, 6),
+            (0, 6, 7),
+            (0, 7, 8),
+        ]);
+        let mut s = Step::default();
+        assert!(find_hidden_single(&b, &mut s));
+        assert_eq!(s.technique, Technique::FullHouse);
+        assert_eq!(s.difficulty, 10);
+        assert_eq!(s.placement, Some((Cell::at(0, 8), Digit::new(9))));
+        assert!(s.base.contains(House::row(0)));
+    }
+
+    #[test]
+    fn hidden_single_in_box_before_line() {
+        // 5s in rows 1, 2 and columns 7, 8 leave r3c9 as the only 5 of box 3.
+        let b = board_with(&[(0, 0, 5), (1, 3, 5), (4, 6, 5), (6, 7, 5)]);
+        let mut s = Step::default();
+        assert!(find_hidden_single(&b, &mut s));
+        assert_eq!(s.technique, Technique::HiddenSingleBox);
+        assert_eq!(s.difficulty, 12);
+        assert_eq!(s.placement, Some((Cell::at(2, 8), Digit::new(5))));
+        assert!(s.base.contains(House::boxed(2)));
+    }
+
+    #[test]
+    fn hidden_single_in_a_line() {
+        // 7 removed from r1c1..r8c1: column 1 keeps one place, every box keeps several.
+        let mut b = Board::EMPTY;
+        for r in 0..8 {
+            b.eliminate(Cell::at(r, 0), Digit::new(7));
+        }
+        let mut s = Step::default();
+        assert!(find_hidden_single(&b, &mut s));
+        assert_eq!(s.technique, Technique::HiddenSingleLine);
+        assert_eq!(s.difficulty, 15);
+        assert_eq!(s.placement, Some((Cell::at(8, 0), Digit::new(7))));
+        assert!(s.base.contains(House::column(0)));
+    }
+
+    #[test]
+    fn no_single_on_an_empty_grid() {
+        let b = Board::EMPTY;
+        let mut s = Step::default();
+        assert!(!find_hidden_single(&b, &mut s));
+        assert!(!find_naked_single(&b, &mut s));
+    }
+
+    #[test]
+    fn naked_single_reading_order() {
+        // r2c2 sees 2..9 in its row, column and box, so its only candidate is 1.
+        let b = board_with(&[
+            (1, 0, 2),
+            (1, 5, 3),
+            (1, 8, 4),
+            (4, 1, 5),
+            (7, 1, 6),
+            (0, 0, 7),
+            (2, 2, 8),
+            (0, 2, 9),
+        ]);
+        let mut s = Step::default();
+        assert!(find_naked_single(&b, &mut s));
+        assert_eq!(s.placement, Some((Cell::at(1, 1), Digit::new(1))));
+        assert_eq!(s.difficulty, 23);
+    }
+}

@@ -1,0 +1,289 @@
+//! Naked and hidden subsets (pairs, triples, quads), and the direct hidden pair and triple.
+//!
+//! *Naked subset*: `n` cells of a house whose candidates, together, are `n` digits; those
+//! digits leave the other cells of the house (naked pair 3.0, triple 3.6, quad 5.0).
+//! *Hidden subset*: `n` digits whose places in a house are `n` cells; those cells lose their
+//! other candidates (hidden pair 3.4, triple 4.0, quad 5.4). A *direct* hidden pair or
+//! triple (2.0, 2.5) counts only when the removal leaves a hidden single of another digit
+//! in the same house; the step places that single and, as SE's `DirectHiddenSetHint`
+//! (which carries no removable candidates), removes nothing else.
+//!
+//! As in Sudoku Explainer (`NakedSet`, `HiddenSet`, `CommonTuples.searchCommonTuple`): houses
+//! in the order boxes, columns, rows; a naked subset is searched only in houses with at
+//! least `2n` empty cells, a hidden subset only in houses with more than `2n` (direct: more
+//! than `n`); every member must have at least two candidates (or places); tuples are tried
+//! in the order of SE's `Permutations`. Eliminations stay inside the house where the subset
+//! was found, even when its cells share a second house.
+
+use super::singles::BOX_COL_ROW;
+use super::{Board, Step, Technique, combos};
+use crate::core::bitboard::{CellSet, DigitSet};
+use crate::core::index::{Digit, House};
+
+/// The positions (bit `i` for the house's `i`-th cell) of each digit in house `h`, and the
+/// candidates of each of its cells.
+fn house_masks(board: &Board, h: House) -> ([u16; 9], [DigitSet; 9]) {
+    let mut pos = [0u16; 9];
+    let mut cand = [DigitSet::EMPTY; 9];
+    for (i, &c) in h.cells().iter().enumerate() {
+        let cs = board.candidates(c);
+        cand[i] = cs;
+        for d in cs {
+            pos[d.index()] |= 1 << i;
+        }
+    }
+    (pos, cand)
+}
+
+/// The members of `mask` (bits `0..9`) that are set in `allowed`: true when the tuple only
+/// uses allowed members.
+#[inline]
+fn within(mask: u16, allowed: u16) -> bool {
+    mask & !allowed == 0
+}
+
+/// The first naked subset of size `degree` (2..=4) that removes something.
+pub fn find_naked_subset(board: &Board, degree: u32, step: &mut Step) -> bool {
+    for &h in &BOX_COL_ROW {
+        if board.empty_in(h) < 2 * degree {
+            continue;
+        }
+        let (_, cand) = house_masks(board, h);
+        // A member needs 2..=degree candidates (SE `searchCommonTuple`: more than one, and
+        // the union has `degree`); other tuples cannot succeed, so skipping them keeps SE's
+        // order among the rest.
+        let mut allowed = 0u16;
+        for (i, c) in cand.iter().enumerate() {
+            if (2..=degree).contains(&c.len()) {
+                allowed |= 1 << i;
+            }
+        }
+        if allowed.count_ones() < degree {
+            continue;
+        }
+        for &mask in combos(degree) {
+            if !within(mask, allowed) {
+                continue;
+            }
+            let mut union = DigitSet::EMPTY;
+            let mut members = CellSet::EMPTY;
+            for (i, &c) in h.cells().iter().enumerate() {
+                if mask & (1 << i) != 0 {
+                    union |= cand[i];
+                    members.insert(c);
+                }
+            }
+            if union.len() != degree {
+                continue;
+            }
+            let others = h.cell_set() - members;
+            let mut elim = [CellSet::EMPTY; 9];
+            let mut any = false;
+            for d in union {
+                let e = board.plane(d) & others;
+                any |= !e.is_empty();
+                elim[d.index()] = e;
+            }
+            if !any {
+                continue;
+            }
+            step.reset(match degree {
+                2 => Technique::NakedPair,
+                3 => Technique::NakedTriple,
+                _ => Technique::NakedQuad,
+            });
+            fill(step, elim, members, union, h);
+            return true;
+        }
+    }
+    false
+}
+
+/// The first hidden subset of size `degree` (2..=4) that removes something; with
+/// `direct`, the first direct hidden subset (only 2 and 3 are used by SE).
+pub fn find_hidden_subset(board: &Board, degree: u32, direct: bool, step: &mut Step) -> bool {
+    for &h in &BOX_COL_ROW {
+        let n_empty = board.empty_in(h);
+        if !(n_empty > 2 * degree || (direct && n_empty > degree)) {
+            continue;
+        }
+        let (pos, _) = house_masks(board, h);
+        let mut allowed = 0u16;
+        for (d, p) in pos.iter().enumerate() {
+            if (2..=degree).contains(&p.count_ones()) {
+                allowed |= 1 << d;
+            }
+        }
+        if allowed.count_ones() < degree {
+            continue;
+        }
+        let hc = h.cell_set();
+        for &mask in combos(degree) {
+            if !within(mask, allowed) {
+                continue;
+            }
+            let mut union = 0u16;
+            let mut values = DigitSet::EMPTY;
+            for (d, &p) in pos.iter().enumerate() {
+                if mask & (1 << d) != 0 {
+                    union |= p;
+                    values.insert(Digit::from_index(d));
+                }
+            }
+            if union.count_ones() != degree {
+                continue;
+            }
+            let mut common = CellSet::EMPTY;
+            for (i, &c) in h.cells().iter().enumerate() {
+                if union & (1 << i) != 0 {
+                    common.insert(c);
+                }
+            }
+            if direct {
+                // SE `HiddenSet.createHiddenSetHint`, direct: a hidden single of another
+                // digit in the house once the subset's cells are reserved.
+                for (d, &p) in pos.iter().enumerate() {
+                    if mask & (1 << d) != 0 || p.count_ones() < 2 {
+                        continue;
+                    }
+                    let rest = p & !union;
+                    if rest.count_ones() == 1 {
+                        let c = h.cells()[rest.trailing_zeros() as usize];
+                        step.reset(if degree == 2 {
+                            Technique::DirectHiddenPair
+                        } else if degree == 3 {
+                            Technique::DirectHiddenTriple
+                        } else {
+                            Technique::DirectHiddenQuad
+                        });
+                        // SE's `DirectHiddenSetHint` passes an empty map of removable
+                        // candidates: only the single is placed.
+                        fill(step, [CellSet::EMPTY; 9], common, values, h);
+                        step.placement = Some((c, Digit::from_index(d)));
+                        return true;
+                    }
+                }
+            } else {
+                // Removable: the other candidates of the subset's cells.
+                let mut elim = [CellSet::EMPTY; 9];
+                let mut any = false;
+                for d in Digit::all() {
+                    if !values.contains(d) {
+                        let e = board.plane(d) & common;
+                        any |= !e.is_empty();
+                        elim[d.index()] = e;
+                    }
+                }
+                if any {
+                    step.reset(match degree {
+                        2 => Technique::HiddenPair,
+                        3 => Technique::HiddenTriple,
+                        _ => Technique::HiddenQuad,
+                    });
+                    fill(step, elim, common, values, h);
+                    return true;
+                }
+            }
+        }
+        let _ = hc;
+    }
+    false
+}
+
+fn fill(step: &mut Step, elim: [CellSet; 9], cells: CellSet, values: DigitSet, h: House) {
+    step.eliminations = elim;
+    step.cells = cells;
+    step.digits = values;
+    step.base.insert(h);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::index::{Cell, House};
+    use crate::core::logic::testutil::{board_with, elims};
+
+    // A box-free illustration: row 1 holds a naked pair {1,2} at r1c1, r1c2.
+    fn pair_board() -> Board {
+        let mut b = Board::EMPTY;
+        for c in 0..2 {
+            for d in 3..=9 {
+                b.eliminate(Cell::at(0, c), Digit::new(d));
+            }
+        }
+        b
+    }
+
+    #[test]
+    fn naked_pair_found_in_box_first() {
+        let b = pair_board();
+        let mut s = Step::default();
+        assert!(find_naked_subset(&b, 2, &mut s));
+        assert_eq!(s.technique, Technique::NakedPair);
+        assert_eq!(s.difficulty, 30);
+        // Box 1 comes before row 1 in SE's order: only the box loses 1 and 2.
+        assert!(s.base.contains(House::boxed(0)));
+        assert_eq!(
+            elims(&s),
+            [
+                "r1c3<>1", "r1c3<>2", "r2c1<>1", "r2c1<>2", "r2c2<>1", "r2c2<>2", "r2c3<>1",
+                "r2c3<>2", "r3c1<>1", "r3c1<>2", "r3c2<>1", "r3c2<>2", "r3c3<>1", "r3c3<>2"
+            ]
+        );
+    }
+
+    #[test]
+    fn hidden_pair_removes_other_candidates() {
+        // 8 and 9 of row 5 only in r5c4, r5c5; the cells keep other candidates.
+        let mut b = Board::EMPTY;
+        for c in (0..9).filter(|&c| c != 3 && c != 4) {
+            b.eliminate(Cell::at(4, c), Digit::new(8));
+            b.eliminate(Cell::at(4, c), Digit::new(9));
+        }
+        let mut s = Step::default();
+        // Box 5 holds r5c4, r5c5 too, but 8 and 9 have other places in box 5.
+        assert!(find_hidden_subset(&b, 2, false, &mut s));
+        assert_eq!(s.technique, Technique::HiddenPair);
+        assert_eq!(s.difficulty, 34);
+        assert!(s.base.contains(House::row(4)));
+        assert_eq!(s.elimination_count(), 14);
+        assert!(s.eliminations[0].contains(Cell::at(4, 3)));
+        // No naked pair exists here.
+        assert!(!find_naked_subset(&b, 2, &mut s));
+    }
+
+    fn row_one_board(direct: bool) -> Board {
+        // Row 1: givens 1..5 in c1..c5; 6 and 7 only in r1c6, r1c7.
+        let mut b = board_with(&[(0, 0, 1), (0, 1, 2), (0, 2, 3), (0, 3, 4), (0, 4, 5)]);
+        for c in [7, 8] {
+            b.eliminate(Cell::at(0, c), Digit::new(6));
+            b.eliminate(Cell::at(0, c), Digit::new(7));
+        }
+        if direct {
+            // 8 then has places c6, c7, c8 only: reserving c6, c7 leaves r1c8.
+            b.eliminate(Cell::at(0, 8), Digit::new(8));
+        }
+        b
+    }
+
+    #[test]
+    fn direct_hidden_pair_places_the_following_single() {
+        let b = row_one_board(true);
+        let mut s = Step::default();
+        assert!(find_hidden_subset(&b, 2, true, &mut s));
+        assert_eq!(s.technique, Technique::DirectHiddenPair);
+        assert_eq!(s.difficulty, 20);
+        assert_eq!(s.placement, Some((Cell::at(0, 7), Digit::new(8))));
+        assert!(elims(&s).is_empty(), "SE applies only the placement");
+        assert_eq!(s.cells.len(), 2);
+    }
+
+    #[test]
+    fn hidden_pair_without_single_is_not_direct() {
+        let b = row_one_board(false);
+        let mut s = Step::default();
+        assert!(!find_hidden_subset(&b, 2, true, &mut s));
+        // Row 1 has only four empty cells: SE does not look for a plain hidden pair there.
+        assert!(!find_hidden_subset(&b, 2, false, &mut s));
+    }
+}

@@ -1,0 +1,231 @@
+//! The ordered parallel engine: items are processed in windows, each window cut into blocks
+//! that rayon workers take in any order, and the blocks' output bytes are handed to a writer
+//! thread in input order. Per-worker scratch is built once and reused; block buffers are
+//! recycled between windows, so a long run allocates nothing per item once warm.
+//!
+//! ```text
+//!  main thread:  split window k ──► par blocks (workers) ──► send blocks k ──► split window k+1 ...
+//!  writer:                                          write blocks k in order, return buffers
+//! ```
+//!
+//! An interrupt (Ctrl-C) makes workers skip the blocks they have not started; the writer
+//! writes only the blocks before the first skipped one, so the output holds complete rows
+//! of a prefix of the input.
+
+use std::io;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+use rayon::prelude::*;
+
+use crate::io::Sink;
+
+/// Items per block: small enough to balance load across workers, large enough that the
+/// per-block overhead vanishes.
+pub const BLOCK: usize = 64;
+
+/// A message about one input record, for stderr (`FILE:LINE:COL: message`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diag {
+    /// 1-based line.
+    pub line: u64,
+    /// 1-based column.
+    pub col: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The output of one block of items.
+#[derive(Debug, Default)]
+pub struct Block<S> {
+    /// Encoded rows.
+    pub out: Vec<u8>,
+    /// Statistics of the block's items.
+    pub stats: S,
+    /// Messages about bad items, in item order.
+    pub diags: Vec<Diag>,
+    /// False if the block was skipped because of an interrupt.
+    pub done: bool,
+}
+
+/// Rayon pool plus one scratch value per worker thread.
+pub struct Engine<W> {
+    pool: rayon::ThreadPool,
+    workers: Vec<Mutex<W>>,
+    interrupt: Arc<AtomicBool>,
+}
+
+impl<W: Send> Engine<W> {
+    /// A pool of `threads` workers (0: rayon's default, which honours `RAYON_NUM_THREADS`),
+    /// each with scratch made by `make`.
+    pub fn new(
+        threads: usize,
+        interrupt: Arc<AtomicBool>,
+        make: impl Fn() -> W,
+    ) -> io::Result<Engine<W>> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("sudoku-worker-{i}"))
+            .build()
+            .map_err(io::Error::other)?;
+        let workers = (0..pool.current_num_threads())
+            .map(|_| Mutex::new(make()))
+            .collect();
+        Ok(Engine {
+            pool,
+            workers,
+            interrupt,
+        })
+    }
+
+    /// Number of worker threads.
+    pub fn threads(&self) -> usize {
+        self.workers.len()
+    }
+
+    /// True once an interrupt was requested.
+    pub fn interrupted(&self) -> bool {
+        self.interrupt.load(Ordering::Relaxed)
+    }
+
+    /// Processes items `0..n` in blocks of [`BLOCK`]: `f(scratch, i, block)` appends item
+    /// `i`'s row to `block.out` and updates `block.stats`. `blocks` is resized to the number
+    /// of blocks and its buffers reused. If `f` panics on an item, `on_panic(i, block)` is
+    /// called instead so the item still gets a row.
+    pub fn run<S, F, P>(&self, n: usize, blocks: &mut Vec<Block<S>>, f: F, on_panic: P)
+    where
+        S: Default + Send,
+        F: Fn(&mut W, usize, &mut Block<S>) + Sync,
+        P: Fn(usize, &mut Block<S>) + Sync,
+    {
+        let nblocks = n.div_ceil(BLOCK);
+        blocks.resize_with(nblocks, Block::default);
+        let workers = &self.workers;
+        let interrupt = &self.interrupt;
+        self.pool.install(|| {
+            blocks.par_iter_mut().enumerate().for_each(|(b, block)| {
+                block.out.clear();
+                block.diags.clear();
+                block.stats = S::default();
+                block.done = false;
+                if interrupt.load(Ordering::Relaxed) {
+                    return;
+                }
+                let idx = rayon::current_thread_index().unwrap_or(0) % workers.len();
+                let mut w = workers[idx].lock().unwrap_or_else(|e| e.into_inner());
+                for i in b * BLOCK..((b + 1) * BLOCK).min(n) {
+                    let mark = block.out.len();
+                    let r = catch_unwind(AssertUnwindSafe(|| f(&mut w, i, block)));
+                    if r.is_err() {
+                        block.out.truncate(mark);
+                        on_panic(i, block);
+                    }
+                }
+                block.done = true;
+            });
+        });
+    }
+}
+
+/// The writer thread: receives windows of blocks, writes the done ones in order, and sends
+/// the buffers back for reuse.
+pub struct Writer<S> {
+    tx: Option<SyncSender<Vec<Block<S>>>>,
+    back: Receiver<Vec<Block<S>>>,
+    handle: Option<JoinHandle<(Sink, io::Result<()>)>>,
+    spare: Vec<Vec<Block<S>>>,
+    failed: Arc<AtomicBool>,
+}
+
+impl<S: Send + 'static> Writer<S> {
+    /// Starts the writer thread on `sink`, first writing `header`. Every window is flushed
+    /// as soon as it is written: rows leave as they are made (streaming), and a crash loses
+    /// at most the window in progress, never rows already written.
+    pub fn spawn(mut sink: Sink, header: Vec<u8>) -> Writer<S> {
+        let (tx, rx) = sync_channel::<Vec<Block<S>>>(1);
+        let (back_tx, back) = sync_channel::<Vec<Block<S>>>(4);
+        let failed = Arc::new(AtomicBool::new(false));
+        let failed2 = Arc::clone(&failed);
+        let handle = std::thread::Builder::new()
+            .name("sudoku-writer".into())
+            .spawn(move || {
+                let mut result = sink.write_all(&header);
+                for blocks in rx {
+                    if result.is_ok() {
+                        for b in blocks.iter() {
+                            if !b.done {
+                                break;
+                            }
+                            if let Err(e) = sink.write_all(&b.out) {
+                                result = Err(e);
+                                failed2.store(true, Ordering::Relaxed);
+                                break;
+                            }
+                        }
+                        if result.is_ok()
+                            && let Err(e) = sink.flush()
+                        {
+                            result = Err(e);
+                            failed2.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    // The receiver may be gone when the run is over; that is fine.
+                    let _ = back_tx.send(blocks);
+                }
+                if result.is_ok() {
+                    result = sink.flush();
+                }
+                (sink, result)
+            })
+            .ok();
+        if handle.is_none() {
+            failed.store(true, Ordering::Relaxed);
+        }
+        Writer {
+            tx: Some(tx),
+            back,
+            handle,
+            spare: vec![Vec::new(), Vec::new()],
+            failed,
+        }
+    }
+
+    /// A block vector to fill (recycled from earlier windows when possible).
+    pub fn take_blocks(&mut self) -> Vec<Block<S>> {
+        if let Some(v) = self.spare.pop() {
+            return v;
+        }
+        self.back.recv().unwrap_or_default()
+    }
+
+    /// Hands a filled window to the writer.
+    pub fn send(&mut self, blocks: Vec<Block<S>>) {
+        if let Some(tx) = &self.tx
+            && tx.send(blocks).is_err()
+        {
+            self.failed.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// True if writing has failed (the run should stop; [`Writer::finish`] says why).
+    pub fn failed(&self) -> bool {
+        self.failed.load(Ordering::Relaxed)
+    }
+
+    /// Waits for everything sent to be written and flushed; returns the sink and the first
+    /// write error, if any.
+    pub fn finish(mut self) -> (Option<Sink>, io::Result<()>) {
+        drop(self.tx.take());
+        match self.handle.take().map(|h| h.join()) {
+            Some(Ok((sink, r))) => (Some(sink), r),
+            Some(Err(_)) => (None, Err(io::Error::other("writer thread panicked"))),
+            None => (
+                None,
+                Err(io::Error::other("could not start the writer thread")),
+            ),
+        }
+    }
+}
