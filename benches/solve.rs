@@ -1,6 +1,7 @@
 //! Solver throughput per data set, single thread: puzzles per second
 //! (`Throughput::Elements`), uniqueness check (limit 2) and first solution (limit 1), with
-//! the backend chosen at run time and with the portable scalar backend.
+//! the backend chosen at run time, the AVX2 one and the portable scalar one (a backend the
+//! CPU lacks falls back as `Solver::with_backend` documents).
 //!
 //! Reads the benchmark sets in `../shared/data/*.txt` (relative to the repository root, or
 //! `$SUDOKU_DATA`) when present, else the small samples in `data/`. `$SUDOKU_BENCH_MAX`
@@ -65,7 +66,11 @@ fn bench_solve(c: &mut Criterion) {
         let mut group = c.benchmark_group(name);
         group.throughput(Throughput::Elements(puzzles.len() as u64));
         group.sample_size(10);
-        for (label, backend) in [("auto", Backend::Auto), ("scalar", Backend::Scalar)] {
+        for (label, backend) in [
+            ("auto", Backend::Auto),
+            ("avx2", Backend::Avx2),
+            ("scalar", Backend::Scalar),
+        ] {
             let mut solver = Solver::with_backend(backend);
             for (mode, limit) in [("unique", 2), ("first", 1)] {
                 group.bench_function(format!("{mode}/{label}"), |b| {

@@ -3,7 +3,7 @@
 # single thread, uniqueness check (limit 2) and first solution (limit 1), and prints a
 # markdown table: puzzles/s for both, the ratio ours/crate, our guesses per puzzle.
 #
-# usage: scripts/bench-peers.sh [--rounds N] [--max N] [--backend auto|scalar|avx512] [FILE...]
+# usage: scripts/bench-peers.sh [--rounds N] [--max N] [--backend auto|scalar|avx2|avx512] [FILE...]
 #
 # With no FILE it reads the five benchmark sets in ../shared/data (relative to the repo
 # root), or in $SUDOKU_DATA when set. The peer lives in benches/peers, a separate Cargo

@@ -179,8 +179,11 @@ fn check(cells: [u8; 81], excluded: &[(usize, u8)], limit: u32) -> Result<(), Te
         banned[c] |= 1 << (d - 1);
     }
     let (ref_count, ref_first) = Reference::run(cells, banned, limit);
-    let mut outs = [SolveOutcome::default(); 2];
-    for (out, backend) in outs.iter_mut().zip([Backend::Auto, Backend::Scalar]) {
+    let mut outs = [SolveOutcome::default(); 3];
+    for (out, backend) in outs
+        .iter_mut()
+        .zip([Backend::Auto, Backend::Avx2, Backend::Scalar])
+    {
         Solver::with_backend(backend).solve_excluding_into(&grid, &ex, limit, out);
         prop_assert_eq!(out.count, ref_count, "count, {:?}, {}", backend, grid);
         if out.count > 0 {
@@ -201,6 +204,7 @@ fn check(cells: [u8; 81], excluded: &[(usize, u8)], limit: u32) -> Result<(), Te
         }
     }
     prop_assert_eq!(outs[0], outs[1], "backends disagree on {}", grid);
+    prop_assert_eq!(outs[0], outs[2], "backends disagree on {}", grid);
     Ok(())
 }
 

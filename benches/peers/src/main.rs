@@ -11,7 +11,7 @@
 //! the median over rounds of each rate and of the per-round ratio ours / crate, and our
 //! guesses per puzzle (deterministic). It also checks that both agree on every puzzle.
 //!
-//! Usage: `sudoku-batch-peers [--rounds N] [--max N] [--backend auto|scalar] FILE...`
+//! Usage: `sudoku-batch-peers [--rounds N] [--max N] [--backend auto|scalar|avx2|avx512] FILE...`
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -75,8 +75,9 @@ fn parse_args() -> Result<Args, String> {
                 a.backend = match it.next().as_deref() {
                     Some("auto") => Backend::Auto,
                     Some("scalar") => Backend::Scalar,
+                    Some("avx2") => Backend::Avx2,
                     Some("avx512") => Backend::Avx512,
-                    _ => return Err("--backend is auto, scalar or avx512".into()),
+                    _ => return Err("--backend is auto, scalar, avx2 or avx512".into()),
                 };
             }
             "-h" | "--help" => {

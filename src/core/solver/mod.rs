@@ -9,8 +9,9 @@
 //! lines; the search keeps an explicit stack of them, built once per [`Solver`], so solving
 //! allocates nothing.
 //!
-//! Two backends run the same kernel: AVX-512 (chosen at run time when the CPU has it) and a
-//! portable one for every other machine. They give bit-identical results; see [`Backend`].
+//! Three backends run the same kernel: AVX-512 intrinsics, the portable code compiled for
+//! AVX2, and the portable code for any machine; the fastest the CPU supports is chosen at
+//! run time. They give bit-identical results; see [`Backend`].
 //!
 //! Sources of the ideas (no code taken): the band layout is JCZSolve's (Zhouyundong and
 //! champagne, the Enjoy Sudoku players' forum; also the `sudoku` crate); propagating triads
@@ -19,6 +20,8 @@
 mod kernel;
 mod portable;
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 
@@ -49,12 +52,15 @@ pub struct SolveOutcome {
 /// Which implementation of the kernel a [`Solver`] runs. All give the same results.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Backend {
-    /// The fastest one this CPU supports (AVX-512 when present, else scalar).
+    /// The fastest one this CPU supports: AVX-512, else AVX2, else scalar.
     #[default]
     Auto,
     /// Portable code that runs on any machine (the compiler may still vectorize it with
     /// the baseline instruction set of the target).
     Scalar,
+    /// The portable code compiled with AVX2 enabled, vectorized by the compiler (x86-64
+    /// only).
+    Avx2,
     /// AVX-512F intrinsics (x86-64 only).
     Avx512,
 }
@@ -64,6 +70,7 @@ impl Backend {
     pub fn is_available(self) -> bool {
         match self {
             Backend::Auto | Backend::Scalar => true,
+            Backend::Avx2 => Engine::avx2().is_some(),
             Backend::Avx512 => Engine::avx512().is_some(),
         }
     }
@@ -73,6 +80,8 @@ impl Backend {
 #[derive(Clone, Copy, Debug)]
 enum Engine {
     Portable,
+    #[cfg(target_arch = "x86_64")]
+    Avx2(avx2::Avx2Token),
     #[cfg(target_arch = "x86_64")]
     Avx512(avx512::Avx512Token),
 }
@@ -89,16 +98,31 @@ impl Engine {
         }
     }
 
-    fn resolve(backend: Backend) -> Engine {
-        match backend {
-            Backend::Scalar => Engine::Portable,
-            Backend::Auto | Backend::Avx512 => Engine::avx512().unwrap_or(Engine::Portable),
+    fn avx2() -> Option<Engine> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            avx2::Avx2Token::detect().map(Engine::Avx2)
         }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            None
+        }
+    }
+
+    fn resolve(backend: Backend) -> Engine {
+        let engine = match backend {
+            Backend::Scalar => None,
+            Backend::Avx2 => Engine::avx2(),
+            Backend::Auto | Backend::Avx512 => Engine::avx512().or_else(Engine::avx2),
+        };
+        engine.unwrap_or(Engine::Portable)
     }
 
     fn backend(self) -> Backend {
         match self {
             Engine::Portable => Backend::Scalar,
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2(_) => Backend::Avx2,
             #[cfg(target_arch = "x86_64")]
             Engine::Avx512(_) => Backend::Avx512,
         }
@@ -167,8 +191,10 @@ impl Solver {
         Solver::with_backend(Backend::Auto)
     }
 
-    /// A solver using `backend`, or the scalar backend when `backend` is not available on
-    /// this machine (see [`Backend::is_available`] and [`Solver::backend`]).
+    /// A solver using `backend` when this machine supports it; else the fastest one it does
+    /// (asking for AVX-512 on an AVX2 machine gives AVX2, anything unavailable at worst the
+    /// scalar backend). [`Solver::backend`] tells which runs; see also
+    /// [`Backend::is_available`].
     pub fn with_backend(backend: Backend) -> Solver {
         Solver {
             engine: Engine::resolve(backend),
@@ -216,6 +242,15 @@ impl Solver {
         let limit = limit.max(1);
         let found = match self.engine {
             Engine::Portable => portable::search(
+                &mut self.stack[..],
+                &root,
+                &fixed,
+                limit,
+                &mut self.solution,
+            ),
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2(token) => avx2::search(
+                token,
                 &mut self.stack[..],
                 &root,
                 &fixed,
@@ -353,5 +388,27 @@ mod tests {
         v[1] = 5;
         let g = Grid::from_values(v).unwrap();
         assert_eq!(Solver::new().solve(&g, 2).count, 0);
+    }
+
+    #[test]
+    fn backends_resolve_to_what_the_cpu_has() {
+        assert_eq!(
+            Solver::with_backend(Backend::Scalar).backend(),
+            Backend::Scalar
+        );
+        let auto = Solver::new().backend();
+        assert_ne!(auto, Backend::Auto);
+        assert!(auto.is_available());
+        for b in [Backend::Avx2, Backend::Avx512] {
+            let got = Solver::with_backend(b).backend();
+            if b.is_available() {
+                assert_eq!(got, b);
+            } else {
+                assert!(got.is_available());
+            }
+        }
+        if Backend::Avx512.is_available() {
+            assert_eq!(auto, Backend::Avx512);
+        }
     }
 }
