@@ -68,6 +68,12 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = InputFormatArg::Auto)]
     pub input_format: InputFormatArg,
 
+    /// Puzzle variant. `samurai`: five overlapping 9x9 grids; each record is a 405-cell
+    /// line, five 81-cell lines, or a 21-line block of the 21x21 layout, recognised by its
+    /// first line.
+    #[arg(long, value_enum, default_value_t = VariantArg::Classic)]
+    pub variant: VariantArg,
+
     /// Compare each solution with the input's solution column (CSV input); adds a `check`
     /// column: `ok`, `mismatch`, or empty when there is nothing to compare.
     #[arg(long)]
@@ -114,6 +120,11 @@ pub struct ExplainArgs {
     #[arg(long, value_enum, default_value_t = ExplainFormatArg::Text)]
     pub format: ExplainFormatArg,
 
+    /// Puzzle variant (`samurai`: a 405-cell line on the command line, or the first samurai
+    /// record of the input in any of its three forms).
+    #[arg(long, value_enum, default_value_t = VariantArg::Classic)]
+    pub variant: VariantArg,
+
     /// Work budget in work units (see `solve --grade-budget`).
     #[arg(long, value_name = "UNITS", default_value_t = crate::core::grader::DEFAULT_BUDGET)]
     pub grade_budget: u64,
@@ -150,6 +161,10 @@ pub struct BenchArgs {
     /// Print the report as JSON (for scripts such as bench-compare.sh).
     #[arg(long)]
     pub json: bool,
+
+    /// Puzzle variant (`samurai`: files of samurai records in any of their three forms).
+    #[arg(long, value_enum, default_value_t = VariantArg::Classic)]
+    pub variant: VariantArg,
 }
 
 /// A shard of a run: `index` of `count` (`K/N` on the command line, K from 0).
@@ -194,6 +209,15 @@ pub enum FormatArg {
     Tsv,
     /// One JSON object per line.
     Jsonl,
+}
+
+/// `--variant` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum VariantArg {
+    /// Classic 9x9 Sudoku.
+    Classic,
+    /// Samurai Sudoku: five 9x9 grids, the centre sharing a box with each corner grid.
+    Samurai,
 }
 
 /// `--input-format` values.
@@ -276,6 +300,7 @@ mod tests {
             panic!("not explain")
         };
         assert_eq!(d.format, ExplainFormatArg::Text);
+        assert_eq!(d.variant, VariantArg::Classic);
         assert!(Cli::try_parse_from(["sudoku-batch", "explain"]).is_err());
         assert!(Cli::try_parse_from(["sudoku-batch", "explain", "x", "--format", "xml"]).is_err());
     }
@@ -315,6 +340,18 @@ mod tests {
         assert_eq!(
             solve(&["x", "--input-format", "line"]).input_format,
             InputFormatArg::Line
+        );
+    }
+
+    #[test]
+    fn variant_parses() {
+        assert_eq!(solve(&["x"]).variant, VariantArg::Classic);
+        assert_eq!(
+            solve(&["x", "--variant", "samurai"]).variant,
+            VariantArg::Samurai
+        );
+        assert!(
+            Cli::try_parse_from(["sudoku-batch", "solve", "x", "--variant", "killer"]).is_err()
         );
     }
 
@@ -364,6 +401,7 @@ mod tests {
             panic!("not bench")
         };
         assert_eq!(b.files.len(), 2);
+        assert_eq!(b.variant, VariantArg::Classic);
         assert_eq!((b.rounds, b.limit, b.threads, b.json), (3, 1, 2, true));
         assert!(Cli::try_parse_from(["sudoku-batch", "bench"]).is_err());
     }

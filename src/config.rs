@@ -4,8 +4,11 @@ use std::path::{Path, PathBuf};
 
 use crate::cli::{
     BenchArgs, ExplainArgs, ExplainFormatArg, FormatArg, InputFormatArg, Shard, SolveArgs,
+    VariantArg,
 };
 use crate::core::Grid;
+use crate::core::samurai::SamuraiGrid;
+use crate::core::samurai::format::{self, SamuraiForm};
 use crate::error::Error;
 use crate::io::OutputFormat;
 pub use crate::pipeline::bench::BenchConfig;
@@ -49,6 +52,8 @@ pub enum InputFormat {
     Csv,
     /// Nine-line grid blocks.
     Grid,
+    /// Samurai records (`--variant samurai`), each in one of its three forms.
+    Samurai,
 }
 
 /// Everything `solve` needs, checked.
@@ -121,6 +126,19 @@ impl SolveConfig {
                 "--shard splits a file by byte ranges; it needs a file input, not stdin".into(),
             ));
         }
+        let samurai = a.variant == VariantArg::Samurai;
+        if samurai && a.input_format != InputFormatArg::Auto {
+            return Err(Error::Usage(
+                "--input-format applies to classic puzzles; samurai records are recognised by \
+                 their form (405-cell line, five 81-cell lines, or 21-line block)"
+                    .into(),
+            ));
+        }
+        if samurai && a.check {
+            return Err(Error::Usage(
+                "--check compares with a CSV solution column; samurai input has none".into(),
+            ));
+        }
         Ok(SolveConfig {
             input,
             output,
@@ -133,6 +151,7 @@ impl SolveConfig {
             },
             header: !a.no_header,
             input_format: match a.input_format {
+                _ if samurai => InputFormat::Samurai,
                 InputFormatArg::Auto => InputFormat::Auto,
                 InputFormatArg::Line => InputFormat::Line,
                 InputFormatArg::Csv => InputFormat::Csv,
@@ -155,6 +174,8 @@ impl SolveConfig {
 pub enum ExplainSource {
     /// Given on the command line.
     Inline(Grid),
+    /// A samurai puzzle given on the command line (405 cells).
+    InlineSamurai(Box<SamuraiGrid>),
     /// The first puzzle on standard input.
     Stdin,
     /// The first puzzle of a file.
@@ -179,6 +200,8 @@ pub struct ExplainConfig {
     pub format: ExplainFormat,
     /// Work budget in work units.
     pub budget: u64,
+    /// Samurai puzzles (`--variant samurai`).
+    pub samurai: bool,
 }
 
 impl ExplainConfig {
@@ -186,8 +209,18 @@ impl ExplainConfig {
     /// followed by a tail) is the puzzle itself; `-` is standard input; anything else is a
     /// file name.
     pub fn from_args(a: &ExplainArgs) -> Result<ExplainConfig, Error> {
+        let samurai = a.variant == VariantArg::Samurai;
+        let samurai_inline = || {
+            let line = a.puzzle.trim().as_bytes();
+            format::read_record(SamuraiForm::Line, &[line]).ok()
+        };
         let source = if a.puzzle == "-" {
             ExplainSource::Stdin
+        } else if samurai {
+            match samurai_inline() {
+                Some((g, _)) => ExplainSource::InlineSamurai(Box::new(g)),
+                None => ExplainSource::File(PathBuf::from(&a.puzzle)),
+            }
         } else if let Ok((g, _)) = Grid::parse_line(a.puzzle.trim().as_bytes()) {
             ExplainSource::Inline(g)
         } else {
@@ -200,6 +233,7 @@ impl ExplainConfig {
                 ExplainFormatArg::Json => ExplainFormat::Json,
             },
             budget: a.grade_budget,
+            samurai,
         })
     }
 }
@@ -223,6 +257,7 @@ impl BenchConfig {
             rounds: a.rounds as usize,
             limit: a.limit,
             threads: a.threads,
+            samurai: a.variant == VariantArg::Samurai,
         })
     }
 }

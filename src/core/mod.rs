@@ -8,6 +8,7 @@ pub mod grader;
 pub mod grid;
 pub mod index;
 pub mod logic;
+pub mod samurai;
 pub mod solver;
 
 pub use bitboard::{CellSet, DigitSet};

@@ -12,6 +12,7 @@
 use std::ops::Range;
 
 use crate::core::grid::{Grid, is_blank};
+use crate::core::samurai::SamuraiForm;
 
 /// The longest record read; a longer one is an `invalid` row (and, on a stream, is skipped
 /// without being buffered), so memory stays bounded whatever the input.
@@ -29,6 +30,10 @@ pub enum RecordFormat {
     Csv(CsvLayout),
     /// Nine-line grid blocks, with or without `|`, `+` and `-` separators.
     Grid,
+    /// Samurai puzzles (`--variant samurai`): each record a 405-cell line, five 81-cell
+    /// lines, or a 21-line block, told apart by its first line
+    /// ([`SamuraiForm::detect`]).
+    Samurai,
 }
 
 /// The columns of a CSV input that sudoku-batch reads.
@@ -60,6 +65,8 @@ pub enum CellsKind {
     Field,
     /// A nine-line block: cells among separators and line breaks.
     Block,
+    /// A samurai record of the given form: its lines, separated by line breaks.
+    Samurai(SamuraiForm),
 }
 
 /// One record, borrowed from the input buffer or the splitter's arena.
@@ -322,6 +329,7 @@ impl Splitter {
             RecordFormat::Line => self.split_lines(buf, from, first, max_records, is_last),
             RecordFormat::Grid => self.split_blocks(buf, from, first, max_records, is_last),
             RecordFormat::Csv(_) => self.split_csv(buf, from, first, max_records, is_last),
+            RecordFormat::Samurai => self.split_samurai(buf, from, first, max_records, is_last),
         };
         SplitProgress {
             consumed: p.consumed,
@@ -532,6 +540,89 @@ impl Splitter {
                 text: Span::Buf(start..text_end),
                 kind: Some(CellsKind::Block),
                 fault,
+                ..RawRecord::default()
+            });
+            pos = p;
+            line_no = l;
+            done = SplitProgress {
+                consumed: pos,
+                lines: line_no - first_line,
+            };
+        }
+        done
+    }
+
+    /// Samurai records: blank and comment lines between records are skipped; each record
+    /// takes as many lines as its form needs (1, 5 or 21), fewer when a blank line or the end
+    /// comes first (its parser then says so).
+    fn split_samurai(
+        &mut self,
+        buf: &[u8],
+        from: usize,
+        first_line: u64,
+        max_records: usize,
+        is_last: bool,
+    ) -> SplitProgress {
+        let mut pos = from;
+        let mut line_no = first_line;
+        let mut done = SplitProgress {
+            consumed: from,
+            lines: 0,
+        };
+        'records: while pos < buf.len() && self.raw.len() < max_records {
+            let end = line_end(buf, pos);
+            if end == buf.len() && !is_last {
+                break;
+            }
+            let mut start = pos;
+            if line_no == 1 {
+                start += bom_len(&buf[pos..end]);
+            }
+            let first = trim_cr(&buf[start..end]);
+            if first.len() > MAX_RECORD {
+                self.raw.push(RawRecord {
+                    line: line_no,
+                    offset: pos,
+                    fault: Some((line_no, 1, TOO_LONG)),
+                    ..RawRecord::default()
+                });
+            }
+            if is_skippable(first) || first.len() > MAX_RECORD {
+                pos = (end + 1).min(buf.len());
+                line_no += 1;
+                done = SplitProgress {
+                    consumed: pos,
+                    lines: line_no - first_line,
+                };
+                continue;
+            }
+            let form = SamuraiForm::detect(first);
+            let (mut p, mut l, mut text_end) = (start, line_no, start);
+            for k in 0..form.lines() {
+                if p >= buf.len() {
+                    if !is_last {
+                        // The record may go on in the next chunk.
+                        break 'records;
+                    }
+                    break;
+                }
+                let e = line_end(buf, p);
+                if e == buf.len() && !is_last {
+                    // The record may go on in the next chunk.
+                    break 'records;
+                }
+                if k > 0 && is_skippable(trim_cr(&buf[p..e])) {
+                    break;
+                }
+                text_end = e;
+                p = (e + 1).min(buf.len());
+                l += 1;
+            }
+            self.raw.push(RawRecord {
+                line: line_no,
+                offset: pos,
+                text: Span::Buf(start..text_end),
+                kind: Some(CellsKind::Samurai(form)),
                 ..RawRecord::default()
             });
             pos = p;
@@ -757,6 +848,35 @@ mod tests {
             Grid::parse_cells(recs[1].1.as_bytes()).unwrap().to_string(),
             P
         );
+    }
+
+    #[test]
+    fn samurai_records_of_every_form_split_by_their_first_line() {
+        let line = ".".repeat(405);
+        let five = format!("{0}\n{0}\n{0}\n{0}\n{0}", ".".repeat(81));
+        let mut block = Vec::new();
+        crate::core::samurai::SamuraiGrid::EMPTY.write_block(&mut block);
+        let block = String::from_utf8(block).unwrap();
+        let input = format!("# c\n{line} t\n\n{five}\r\n{block}\n{line}\n");
+        let mut s = Splitter::new(RecordFormat::Samurai);
+        let p = s.split(input.as_bytes(), 1, usize::MAX, true);
+        assert_eq!(p.consumed, input.len());
+        let recs: Vec<_> = s.records(input.as_bytes()).collect();
+        let kinds: Vec<_> = recs.iter().map(|r| (r.line, r.kind)).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                (2, CellsKind::Samurai(SamuraiForm::Line)),
+                (4, CellsKind::Samurai(SamuraiForm::FiveLines)),
+                (9, CellsKind::Samurai(SamuraiForm::Block)),
+                (31, CellsKind::Samurai(SamuraiForm::Line)),
+            ]
+        );
+        assert_eq!(recs[2].text.split(|&b| b == b'\n').count(), 21);
+        // A record cut by the end of a chunk waits for the rest.
+        let cut = &input.as_bytes()[..input.find("      ....").unwrap()];
+        let p = s.split(cut, 1, usize::MAX, false);
+        assert_eq!((s.len(), p.lines), (2, 8));
     }
 
     #[test]

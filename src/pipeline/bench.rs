@@ -25,6 +25,8 @@ pub struct BenchConfig {
     pub limit: u32,
     /// Worker threads (1 by default).
     pub threads: usize,
+    /// Samurai files (`--variant samurai`).
+    pub samurai: bool,
 }
 
 /// Figures for one file.
@@ -103,6 +105,7 @@ pub fn load_puzzles(spec: &InputSpec) -> Result<(Vec<Grid>, usize), Error> {
                     .filter(|&(_, end)| end == rec.text.trim_ascii().len())
                     .map(|(g, _)| g),
                 CellsKind::Block => Grid::parse_cells(rec.text).ok(),
+                CellsKind::Samurai(_) => None,
             };
             match parsed.filter(|g| g.check_givens().is_ok()) {
                 Some(g) => grids.push(g),
@@ -161,6 +164,9 @@ fn solve_all(grids: &[Grid], limit: u32, pool: &rayon::ThreadPool) -> (u64, u64)
     })
 }
 
+/// Solves a file's puzzles once; returns (guesses, solutions) totals.
+type SolveRound<'a> = dyn Fn() -> (u64, u64) + 'a;
+
 /// Runs the benchmark.
 pub fn run(cfg: &BenchConfig) -> Result<BenchReport, Error> {
     let pool = rayon::ThreadPoolBuilder::new()
@@ -169,22 +175,41 @@ pub fn run(cfg: &BenchConfig) -> Result<BenchReport, Error> {
         .map_err(|e| Error::Usage(format!("cannot start worker threads: {e}")))?;
     let mut files = Vec::new();
     for spec in &cfg.files {
-        let (grids, skipped) = load_puzzles(spec)?;
+        // Puzzles are read before the clock starts; `solve` solves them all once.
+        let (n_puzzles, skipped, solve): (usize, usize, Box<SolveRound<'_>>) = if cfg.samurai {
+            let (puzzles, skipped) = super::samurai::load_puzzles(spec)?;
+            let limit = cfg.limit;
+            let pool = &pool;
+            (
+                puzzles.len(),
+                skipped,
+                Box::new(move || super::samurai::solve_all(&puzzles, limit, pool)),
+            )
+        } else {
+            let (grids, skipped) = load_puzzles(spec)?;
+            let limit = cfg.limit;
+            let pool = &pool;
+            (
+                grids.len(),
+                skipped,
+                Box::new(move || solve_all(&grids, limit, pool)),
+            )
+        };
         // One untimed warm-up round (caches, page faults, CPU frequency).
-        let (guesses, sols) = solve_all(&grids, cfg.limit, &pool);
+        let (guesses, sols) = solve();
         let mut rates = Vec::with_capacity(cfg.rounds);
         for _ in 0..cfg.rounds.max(1) {
             let t = Instant::now();
-            let r = solve_all(&grids, cfg.limit, &pool);
+            let r = solve();
             let secs = t.elapsed().as_secs_f64().max(1e-9);
             debug_assert_eq!(r, (guesses, sols));
-            rates.push(grids.len() as f64 / secs);
+            rates.push(n_puzzles as f64 / secs);
         }
         let med = median(&rates);
-        let n = grids.len().max(1) as f64;
+        let n = n_puzzles.max(1) as f64;
         files.push(FileBench {
             file: spec.display_name(),
-            puzzles: grids.len(),
+            puzzles: n_puzzles,
             skipped,
             median_pps: med,
             min_pps: rates.iter().copied().fold(f64::INFINITY, f64::min),

@@ -56,6 +56,9 @@ fn first_puzzle(text: &[u8]) -> Option<Grid> {
 fn load(source: &ExplainSource) -> Result<Grid, Error> {
     match source {
         ExplainSource::Inline(g) => Ok(*g),
+        ExplainSource::InlineSamurai(_) => Err(Error::Usage(
+            "a samurai puzzle needs --variant samurai".into(),
+        )),
         ExplainSource::Stdin => {
             let mut buf = Vec::new();
             std::io::stdin()
@@ -78,6 +81,9 @@ fn load(source: &ExplainSource) -> Result<Grid, Error> {
 
 /// Runs `explain` and returns the text to print.
 pub fn run(cfg: &ExplainConfig) -> Result<String, Error> {
+    if cfg.samurai {
+        return super::samurai::explain(cfg);
+    }
     let puzzle = load(&cfg.source)?;
     if let Err(c) = puzzle.check_givens() {
         return Err(Error::Usage(format!("the puzzle breaks a rule: {c}")));

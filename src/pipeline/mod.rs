@@ -5,6 +5,7 @@ pub mod bench;
 pub mod engine;
 pub mod explain;
 pub mod progress;
+pub mod samurai;
 pub mod solve;
 pub mod summary;
 

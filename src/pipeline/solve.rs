@@ -40,9 +40,9 @@ pub const SOLVE_COLUMNS: &[&str] = &[
 /// Columns in a row without `check`.
 const NCOLS: usize = 14;
 /// Index of the `error` column.
-const ERROR: usize = 12;
+pub(super) const ERROR: usize = 12;
 /// Index of the `tail` column.
-const TAIL: usize = 13;
+pub(super) const TAIL: usize = 13;
 
 /// Per-worker scratch for `solve`.
 #[derive(Debug, Default)]
@@ -52,6 +52,7 @@ pub struct SolveWorker {
     message: String,
     grader: Grader,
     rating: Rating,
+    samurai: super::samurai::SamuraiWorker,
 }
 
 /// What went wrong with a record, located.
@@ -105,6 +106,13 @@ fn parse_record(rec: &Record<'_>, msg: &mut String) -> Result<(Grid, usize), Inv
                 }
             }
         }
+        CellsKind::Samurai(_) => {
+            msg.push_str("a samurai record is not a classic puzzle");
+            Err(Invalid {
+                line: rec.line,
+                col: 1,
+            })
+        }
         CellsKind::Block => match Grid::parse_cells(rec.text) {
             Ok(g) => Ok((g, rec.text.len())),
             Err(e) => {
@@ -139,6 +147,10 @@ impl SolveWorker {
         use std::fmt::Write;
         if cfg.strict && block.stats.first_problem.is_some() {
             // Strict mode stops at the first problem: the rest of the block is not processed.
+            return;
+        }
+        if let CellsKind::Samurai(form) = rec.kind {
+            self.samurai.process(rec, form, cfg, enc, block);
             return;
         }
         let stats = &mut block.stats;
@@ -285,7 +297,7 @@ impl SolveWorker {
 }
 
 /// Records the block's first problem (strict mode), with where its row ends.
-fn note_problem(block: &mut Block<SolveStats>, line: u64, col: usize, message: &str) {
+pub(super) fn note_problem(block: &mut Block<SolveStats>, line: u64, col: usize, message: &str) {
     if block.stats.first_problem.is_none() {
         block.stats.first_problem = Some(Problem {
             line,
@@ -296,7 +308,7 @@ fn note_problem(block: &mut Block<SolveStats>, line: u64, col: usize, message: &
 }
 
 /// The standard fields; the grading columns, `error` and `tail` start empty.
-fn base_fields<'a>(
+pub(super) fn base_fields<'a>(
     rec: &Record<'a>,
     puzzle: &'a [u8],
     status: &'a [u8],
@@ -395,6 +407,7 @@ fn resolve_format(setting: InputFormat, start: &[u8]) -> (RecordFormat, usize) {
         InputFormat::Auto => (detected, skip),
         InputFormat::Line => (RecordFormat::Line, 0),
         InputFormat::Grid => (RecordFormat::Grid, 0),
+        InputFormat::Samurai => (RecordFormat::Samurai, 0),
         InputFormat::Csv => match detected {
             RecordFormat::Csv(l) => (RecordFormat::Csv(l), skip),
             // No recognised header: read the first column as the puzzle, with no header.

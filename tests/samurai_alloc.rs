@@ -1,0 +1,66 @@
+//! The samurai solver, grader and generator allocate nothing per puzzle once built (a
+//! counting global allocator watches them).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use sudoku_batch::core::samurai::{
+    SamuraiGenerator, SamuraiGrader, SamuraiOutcome, SamuraiSolver, SamuraiSymmetry, format,
+};
+
+struct Counting;
+
+static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: forwards to the system allocator, only counting calls.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations(f: impl FnOnce()) -> usize {
+    let before = ALLOCS.load(Ordering::Relaxed);
+    f();
+    ALLOCS.load(Ordering::Relaxed) - before
+}
+
+#[test]
+fn solving_grading_and_generating_allocate_nothing_per_puzzle() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/samurai/lines.txt"
+    ))
+    .expect("fixture");
+    let puzzles: Vec<_> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| format::parse_line(l.as_bytes()).expect("valid").0)
+        .collect();
+    let mut solver = SamuraiSolver::new();
+    let mut grader = SamuraiGrader::new();
+    let mut generator = SamuraiGenerator::new();
+    let mut out = SamuraiOutcome::default();
+    let n = allocations(|| {
+        for p in &puzzles {
+            solver.solve_into(p, 2, &mut out);
+            assert_eq!(out.count, 1);
+            let grade = grader.grade(p);
+            assert!(grade.steps > 0);
+        }
+        for i in 0..2 {
+            let made = generator.generate(1, i, SamuraiSymmetry::Rot180);
+            assert!(made.clues() > 0);
+        }
+    });
+    assert_eq!(n, 0, "allocations while solving, grading and generating");
+}
