@@ -178,11 +178,11 @@ fn finish(
     if !quiet {
         eprintln!("{text}");
     }
-    if let Some(p) = summary_json {
-        if let Err(e) = std::fs::write(p, json + "\n") {
-            eprintln!("sudoku-batch: cannot write {}: {e}", p.display());
-            return ExitCode::from(2);
-        }
+    if let Some(p) = summary_json
+        && let Err(e) = std::fs::write(p, json + "\n")
+    {
+        eprintln!("sudoku-batch: cannot write {}: {e}", p.display());
+        return ExitCode::from(2);
     }
     if let RunEnd::Strict(p) = &end {
         eprintln!(

@@ -385,10 +385,10 @@ impl Grader {
     /// Runs the producers in SE's order; `Ok(p)`: `p` found `self.step`.
     fn find(&mut self, budget: &mut Budget) -> Result<Producer, Halt> {
         for p in Producer::SE_ORDER {
-            if let Producer::Chains(level) = p {
-                if !chains::supports(level) {
-                    return Err(Halt::Unsupported(p));
-                }
+            if let Producer::Chains(level) = p
+                && !chains::supports(level)
+            {
+                return Err(Halt::Unsupported(p));
             }
             if !budget.charge(p.cost()) {
                 return Err(Halt::Exhausted(p));

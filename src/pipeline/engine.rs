@@ -165,11 +165,11 @@ impl<S: Send + 'static> Writer<S> {
                                 break;
                             }
                         }
-                        if result.is_ok() {
-                            if let Err(e) = sink.flush() {
-                                result = Err(e);
-                                failed2.store(true, Ordering::Relaxed);
-                            }
+                        if result.is_ok()
+                            && let Err(e) = sink.flush()
+                        {
+                            result = Err(e);
+                            failed2.store(true, Ordering::Relaxed);
                         }
                     }
                     // The receiver may be gone when the run is over; that is fine.
@@ -203,10 +203,10 @@ impl<S: Send + 'static> Writer<S> {
 
     /// Hands a filled window to the writer.
     pub fn send(&mut self, blocks: Vec<Block<S>>) {
-        if let Some(tx) = &self.tx {
-            if tx.send(blocks).is_err() {
-                self.failed.store(true, Ordering::Relaxed);
-            }
+        if let Some(tx) = &self.tx
+            && tx.send(blocks).is_err()
+        {
+            self.failed.store(true, Ordering::Relaxed);
         }
     }
 

@@ -604,11 +604,11 @@ pub fn run_with(
             }
             // Strict mode stops after the first record that is not uniquely solvable: the
             // blocks after the one holding it are dropped.
-            if cfg.strict {
-                if let Some(k) = blocks.iter().position(|b| b.stats.first_problem.is_some()) {
-                    for b in &mut blocks[k + 1..] {
-                        b.done = false;
-                    }
+            if cfg.strict
+                && let Some(k) = blocks.iter().position(|b| b.stats.first_problem.is_some())
+            {
+                for b in &mut blocks[k + 1..] {
+                    b.done = false;
                 }
             }
             let mut complete = true;
@@ -641,11 +641,11 @@ pub fn run_with(
         base += p.consumed as u64;
         source.consume(p.consumed);
         progress.update(consumed_total, stats.records, "puzzles");
-        if !source.at_end() {
-            if let Err(e) = source.fill(0) {
-                fault = Some(read_err(e));
-                break;
-            }
+        if !source.at_end()
+            && let Err(e) = source.fill(0)
+        {
+            fault = Some(read_err(e));
+            break;
         }
     }
     progress.finish();
@@ -669,13 +669,13 @@ pub fn run_with(
         });
     }
     debug_assert!(!failed);
-    if end == RunEnd::Completed {
-        if let Some(sink) = sink {
-            sink.finish().map_err(|e| Error::Output {
-                path: out_path.clone(),
-                source: e,
-            })?;
-        }
+    if end == RunEnd::Completed
+        && let Some(sink) = sink
+    {
+        sink.finish().map_err(|e| Error::Output {
+            path: out_path.clone(),
+            source: e,
+        })?;
     }
     let interrupted = end != RunEnd::Completed;
     let s = summary(

@@ -28,13 +28,12 @@ pub fn find_hidden_single(board: &Board, step: &mut Step) -> bool {
     // Full houses: one empty cell left in the house.
     for &h in &BOX_COL_ROW {
         let empty = board.empty() & h.cell_set();
-        if empty.len() == 1 {
-            if let Some(c) = empty.first() {
-                if let Some(d) = board.candidates(c).first() {
-                    single(step, Technique::FullHouse, h, c, d);
-                    return true;
-                }
-            }
+        if empty.len() == 1
+            && let Some(c) = empty.first()
+            && let Some(d) = board.candidates(c).first()
+        {
+            single(step, Technique::FullHouse, h, c, d);
+            return true;
         }
     }
     for &h in &BOX_COL_ROW {
@@ -44,16 +43,16 @@ pub fn find_hidden_single(board: &Board, step: &mut Step) -> bool {
         }
         for d in Digit::all() {
             let places = board.plane(d) & cells;
-            if places.len() == 1 {
-                if let Some(c) = places.first() {
-                    let t = if matches!(h.kind(), crate::core::index::HouseKind::Box) {
-                        Technique::HiddenSingleBox
-                    } else {
-                        Technique::HiddenSingleLine
-                    };
-                    single(step, t, h, c, d);
-                    return true;
-                }
+            if places.len() == 1
+                && let Some(c) = places.first()
+            {
+                let t = if matches!(h.kind(), crate::core::index::HouseKind::Box) {
+                    Technique::HiddenSingleBox
+                } else {
+                    Technique::HiddenSingleLine
+                };
+                single(step, t, h, c, d);
+                return true;
             }
         }
     }

@@ -774,11 +774,11 @@ impl SamuraiSolver {
                 if left >= best {
                     continue;
                 }
-                if let Some((p2, m2)) = state.branch_in(&T.boundary[k]) {
-                    if m2.count_ones() == want {
-                        best = left;
-                        choice = Some((p2, m2));
-                    }
+                if let Some((p2, m2)) = state.branch_in(&T.boundary[k])
+                    && m2.count_ones() == want
+                {
+                    best = left;
+                    choice = Some((p2, m2));
                 }
             }
         }

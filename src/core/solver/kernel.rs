@@ -1,0 +1,737 @@
+//! The search kernel, written once over the [`Lanes`] operations and compiled once per
+//! backend (portable scalar code, AVX-512).
+//!
+//! # State layout
+//!
+//! The candidates of each digit are kept band by band, as in JCZSolve: one 27-bit word per
+//! band (three rows of nine cells), so that a box, a row and a "triad" (the three cells where
+//! a box meets a row or a column) are all a few bit operations away.
+//!
+//! ```text
+//! band word (u32), bit = 9 * row_in_band + column:
+//!
+//!   bits  0.. 8   row 0 of the band   | box 0: columns 0-2 | box 1: 3-5 | box 2: 6-8 |
+//!   bits  9..17   row 1
+//!   bits 18..26   row 2               bits 27..31 are always zero
+//!
+//! State.w (48 x u32, 192 bytes, three cache lines):
+//!
+//!   dword  4*d + b   candidates of digit d+1 in band b (b = 0, 1, 2)
+//!   dword  4*d + 3   always zero (padding, so a digit is one 128-bit lane)
+//!   dwords 36..48    always zero (digit lanes 9..11, padding to three 512-bit vectors)
+//! ```
+//!
+//! A cell that is solved keeps its digit as its only candidate, so the solution is read
+//! straight off the state.
+//!
+//! # Propagation
+//!
+//! One round, repeated until nothing changes (all of it over the nine digits at once):
+//!
+//! 1. *Singles.* A cell is *fixed* to a digit when it is the digit's only cell in its row
+//!    (a hidden single: after the triad filters below, every hidden single in a box or a
+//!    column has also become one in its row) or the cell's only candidate (a naked single).
+//!    Fixed cells lose every other digit, and their row loses the digit.
+//! 2. *Box/line triads.* Within a band, a digit sits in exactly one triad per row and per
+//!    box, so the rows-by-boxes matrix of the digit's non-empty triads must hold a
+//!    permutation matrix; triads in no permutation are dropped. This is complete reasoning
+//!    on the band's triads: pointing and claiming (locked candidates), and the box and row
+//!    of every fixed cell.
+//! 3. *Column/box triads.* The same on each stack, for the bands-by-columns matrix: the
+//!    column of a fixed cell, and locked candidates along columns.
+//!
+//! A round fails when a cell has no candidate or a digit has no place left in some row
+//! or box of a band (the filters then empty the whole band word).
+//!
+//! When the rounds reach a fixpoint, [`triad_capacity`] applies the rule that a triad
+//! holds exactly three digits (tdoku's numerical clauses), and the rounds resume if it
+//! removed anything.
+//!
+//! # Search
+//!
+//! Depth-first with an explicit stack of states (no recursion, no allocation). The branch
+//! is tdoku's: the band or stack with the fewest open placement patterns (permutations of
+//! its triad matrix) summed over the digits, among those not yet decided, and in it the
+//! digit with the fewest (at least two). With two patterns, one side asserts each; with
+//! more, the split is on one triad of the first pattern ("the digit is in this triad" or
+//! not). When every band and stack is decided, a bivalue cell (else a cell with the fewest
+//! candidates) and its smallest candidate. The asserted side continues in the current
+//! state; the other side is pushed. Each push is one *guess*.
+
+use super::State;
+
+/// The 27 bits of a band word.
+pub(super) const ALL: u32 = 0x7FF_FFFF;
+/// The three rows of a band word.
+const ROW: [u32; 3] = [0x1FF, 0x1FF << 9, 0x1FF << 18];
+
+/// Bits of the triads whose box index (0..3 within the band) is in `boxes`, one bit per
+/// triad at its first cell.
+const fn triad_anchors(boxes: [bool; 3]) -> u32 {
+    let mut bits = 0;
+    let mut r = 0;
+    while r < 3 {
+        let mut k = 0;
+        while k < 3 {
+            if boxes[k] {
+                bits |= 1 << (9 * r + 3 * k);
+            }
+            k += 1;
+        }
+        r += 1;
+    }
+    bits
+}
+
+/// First cells of all nine triads of a band.
+const T_ALL: u32 = triad_anchors([true, true, true]);
+const T_01: u32 = triad_anchors([true, true, false]);
+const T_12: u32 = triad_anchors([false, true, true]);
+const T_0: u32 = triad_anchors([true, false, false]);
+const T_2: u32 = triad_anchors([false, false, true]);
+
+/// Column masks (nine bits, one per column) for "column j of each stack".
+const COL_J01: u32 = 0b011_011_011;
+const COL_J2: u32 = 0b100_100_100;
+const COL_J12: u32 = 0b110_110_110;
+const COL_J0: u32 = 0b001_001_001;
+
+/// The vector operations the kernel needs. A value holds the candidates of all nine digits
+/// (see the module docs for the layout); operations are per 32-bit word unless said
+/// otherwise.
+pub(super) trait Lanes: Copy {
+    /// Loads a state.
+    fn load(s: &State) -> Self;
+    /// Stores into a state.
+    fn store(self, s: &mut State);
+    /// Every word set to `x`.
+    fn splat(x: u32) -> Self;
+    /// `self & o`
+    fn and(self, o: Self) -> Self;
+    /// `self | o`
+    fn or(self, o: Self) -> Self;
+    /// `!self & o`
+    fn andnot(self, o: Self) -> Self;
+    /// Shift left by `N` bits.
+    fn shl<const N: u32>(self) -> Self;
+    /// Logical shift right by `N` bits.
+    fn shr<const N: u32>(self) -> Self;
+    /// Wrapping subtraction.
+    fn sub(self, o: Self) -> Self;
+    /// Wrapping addition.
+    fn add(self, o: Self) -> Self;
+    /// `lane` in every digit lane.
+    fn pattern(lane: [u32; 4]) -> Self;
+    /// Sum over the nine digits, the same in every digit lane.
+    fn digit_sum(self) -> Self;
+    /// Band word `b` takes the value of band word `(b + 1) % 3` (padding word unchanged).
+    fn next_band(self) -> Self;
+    /// Band word `b` takes the value of band word `(b + 2) % 3` (padding word unchanged).
+    fn prev_band(self) -> Self;
+    /// `self` where `t` is zero, else zero.
+    fn keep_where_zero(self, t: Self) -> Self;
+    /// `self` where `t` is not zero, else zero.
+    fn keep_where_nonzero(self, t: Self) -> Self;
+    /// Bit-sliced counts over the nine digits, the same in every digit lane: cells with at
+    /// least one candidate, at least two.
+    fn digit_counts(self) -> (Self, Self);
+    /// Like [`Lanes::digit_counts`], plus cells with at least three candidates.
+    fn digit_counts3(self) -> (Self, Self, Self);
+    /// Bit-sliced counts over the nine digits, the same in every digit lane: at least one,
+    /// two, three, four.
+    fn digit_counts4(self) -> [Self; 4];
+    /// Union over the nine digits, the same in every digit lane.
+    fn digit_union(self) -> Self;
+    /// True when both hold the same bits.
+    fn same(self, o: Self) -> bool;
+    /// True when some band word of some digit is zero.
+    fn any_band_empty(self) -> bool;
+    /// The four words of digit lane 0.
+    fn first_lane(self) -> [u32; 4];
+    /// `bits` in band word `b` of every digit, zero elsewhere.
+    fn band_bits(b: usize, bits: u32) -> Self;
+    /// The four words `lane` in digit lane `d` (0-based), zero elsewhere.
+    fn digit_lane(d: usize, lane: [u32; 4]) -> Self;
+    /// Bit `d` set when band word `b` of digit `d` meets `bits`.
+    fn digits_meeting(self, b: usize, bits: u32) -> u32;
+}
+
+/// What propagation ended with.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Step {
+    /// Some cell or house has no candidate left.
+    Contradiction,
+    /// Every cell has one candidate and they form a valid grid.
+    Solved,
+    /// Nothing more follows; a guess is needed.
+    Open,
+}
+
+/// The cells that are a digit's only cell in their row of the band.
+#[inline(always)]
+fn row_singles<L: Lanes>(w: L) -> L {
+    let mut f = L::splat(0);
+    for (r, &row) in ROW.iter().enumerate() {
+        let s = w.and(L::splat(row));
+        let t = s.and(s.sub(L::splat(1 << (9 * r))));
+        f = f.or(s.keep_where_zero(t));
+    }
+    f
+}
+
+/// The full rows (of each band word) that hold a bit of `f`.
+#[inline(always)]
+fn row_span<L: Lanes>(f: L) -> L {
+    let mut m = L::splat(0);
+    for &row in &ROW {
+        let r = L::splat(row);
+        m = m.or(r.keep_where_nonzero(f.and(r)));
+    }
+    m
+}
+
+/// Removes, for each digit, the other candidates of the rows that hold a fixed cell, and
+/// removes every fixed cell from the other digits.
+#[inline(always)]
+fn apply_fixed<L: Lanes>(w: L, fixed: L) -> L {
+    let taken = fixed.digit_union();
+    let x = taken.andnot(w).or(w.and(fixed));
+    let rows = row_span(fixed);
+    rows.andnot(x).or(x.and(fixed))
+}
+
+/// Row-rotation of a triad-anchor word: triad (r, k) takes the bit of triad (r + 1, k).
+#[inline(always)]
+fn rows_up1<L: Lanes>(x: L) -> L {
+    x.shr::<9>().or(x.shl::<18>().and(L::splat(ALL)))
+}
+
+/// Row-rotation of a triad-anchor word: triad (r, k) takes the bit of triad (r + 2, k).
+#[inline(always)]
+fn rows_up2<L: Lanes>(x: L) -> L {
+    x.shr::<18>().or(x.shl::<9>().and(L::splat(ALL)))
+}
+
+/// Box/line triads within each band: keeps only the triads that lie in some permutation
+/// of the band's rows-by-boxes triad matrix.
+#[inline(always)]
+fn box_line<L: Lanes>(w: L) -> L {
+    let o = w.or(w.shr::<1>()).or(w.shr::<2>()).and(L::splat(T_ALL));
+    // a: triad (r, k) takes (r, k + 1); b: takes (r, k + 2).
+    let a = o
+        .shr::<3>()
+        .and(L::splat(T_01))
+        .or(o.shl::<6>().and(L::splat(T_2)));
+    let b = o
+        .shl::<3>()
+        .and(L::splat(T_12))
+        .or(o.shr::<6>().and(L::splat(T_0)));
+    // (r, k) survives when (r+1, k+1) & (r+2, k+2) or (r+1, k+2) & (r+2, k+1).
+    let m = rows_up1(a)
+        .and(rows_up2(b))
+        .or(rows_up1(b).and(rows_up2(a)));
+    let s = o.and(m);
+    w.and(s.or(s.shl::<1>()).or(s.shl::<2>()))
+}
+
+/// Column/box triads within each stack: keeps only the column triads that lie in some
+/// permutation of the stack's bands-by-columns triad matrix.
+#[inline(always)]
+fn column_box<L: Lanes>(w: L) -> L {
+    let c = w.or(w.shr::<9>()).or(w.shr::<18>()).and(L::splat(0x1FF));
+    // q1: column j of a stack takes column j + 1; q2 takes column j + 2.
+    let q1 = c
+        .shr::<1>()
+        .and(L::splat(COL_J01))
+        .or(c.shl::<2>().and(L::splat(COL_J2)));
+    let q2 = c
+        .shl::<1>()
+        .and(L::splat(COL_J12))
+        .or(c.shr::<2>().and(L::splat(COL_J0)));
+    let m = q1
+        .next_band()
+        .and(q2.prev_band())
+        .or(q2.next_band().and(q1.prev_band()));
+    let s = c.and(m);
+    w.and(s.or(s.shl::<9>()).or(s.shl::<18>()))
+}
+
+/// True when the state (every cell with exactly one candidate) is a valid grid: each digit
+/// once in every row, column and box.
+#[inline(always)]
+fn is_valid_grid<L: Lanes>(w: L) -> bool {
+    let mut s = State::ZERO;
+    w.store(&mut s);
+    (0..9).all(|d| {
+        let bands = &s.w[4 * d..4 * d + 3];
+        let mut cols = 0;
+        for &x in bands {
+            let f = (x | x >> 9 | x >> 18) & 0x1FF;
+            let rows_ok = ROW.iter().all(|&r| (x & r).count_ones() == 1);
+            if !rows_ok || f & 0o7 == 0 || f & 0o70 == 0 || f & 0o700 == 0 {
+                return false;
+            }
+            cols |= f;
+        }
+        cols == 0x1FF
+    })
+}
+
+/// Triad capacity (tdoku's "exactly three digits per intersection" clauses): the three cells
+/// where a box meets a row or a column hold exactly three digits. Run on a fixpoint of the
+/// cheaper rules; returns `None` on a contradiction (a triad that fewer than three digits
+/// can reach, or that more than three digits must occupy), else the state with:
+/// - a digit *forced* into a triad (its only triad in a row or box, or in a column or box)
+///   removed from the other triads of that row or column and of that box;
+/// - every digit that can reach a triad that exactly three digits can reach forced there;
+/// - the other digits removed from a triad that three digits are forced into.
+#[inline(always)]
+fn triad_capacity<L: Lanes>(w: L) -> Option<L> {
+    let t_all = L::splat(T_ALL);
+    // Rows of bands: triad anchors, rotated within matrix rows (a, b) and columns (ra, rb).
+    let o = w.or(w.shr::<1>()).or(w.shr::<2>()).and(t_all);
+    let a = o
+        .shr::<3>()
+        .and(L::splat(T_01))
+        .or(o.shl::<6>().and(L::splat(T_2)));
+    let b = o
+        .shl::<3>()
+        .and(L::splat(T_12))
+        .or(o.shr::<6>().and(L::splat(T_0)));
+    let (ru, rd) = (rows_up1(o), rows_up2(o));
+    let forced = a.or(b).andnot(o).or(ru.or(rd).andnot(o));
+    let [_, _, p3, p4] = o.digit_counts4();
+    if !p3.andnot(t_all).first_lane()[..3].iter().all(|&x| x == 0) {
+        return None;
+    }
+    let forced = forced.or(o.and(p4.andnot(p3)));
+    let [_, _, g3, g4] = forced.digit_counts4();
+    if g4.first_lane()[..3].iter().any(|&x| x != 0) {
+        return None;
+    }
+    let spread = |f: L| -> L {
+        let fa = f
+            .shr::<3>()
+            .and(L::splat(T_01))
+            .or(f.shl::<6>().and(L::splat(T_2)));
+        let fb = f
+            .shl::<3>()
+            .and(L::splat(T_12))
+            .or(f.shr::<6>().and(L::splat(T_0)));
+        fa.or(fb).or(rows_up1(f)).or(rows_up2(f))
+    };
+    // Anchors to drop: other triads in the row or box of a forced one, and triads full of
+    // other forced digits.
+    let drop = forced.andnot(spread(forced).or(g3).and(o));
+    let w = drop.or(drop.shl::<1>()).or(drop.shl::<2>()).andnot(w);
+
+    // Columns of stacks: column triads per band word (nine bits, one per column).
+    let c = w.or(w.shr::<9>()).or(w.shr::<18>()).and(L::splat(0x1FF));
+    let q1 = c
+        .shr::<1>()
+        .and(L::splat(COL_J01))
+        .or(c.shl::<2>().and(L::splat(COL_J2)));
+    let q2 = c
+        .shl::<1>()
+        .and(L::splat(COL_J12))
+        .or(c.shr::<2>().and(L::splat(COL_J0)));
+    let (nb, pb) = (c.next_band(), c.prev_band());
+    let forced = q1.or(q2).andnot(c).or(nb.or(pb).andnot(c));
+    let [_, _, p3, p4] = c.digit_counts4();
+    if !p3.andnot(L::splat(0x1FF)).first_lane()[..3]
+        .iter()
+        .all(|&x| x == 0)
+    {
+        return None;
+    }
+    let forced = forced.or(c.and(p4.andnot(p3)));
+    let [_, _, g3, g4] = forced.digit_counts4();
+    if g4.first_lane()[..3].iter().any(|&x| x != 0) {
+        return None;
+    }
+    let fq1 = forced
+        .shr::<1>()
+        .and(L::splat(COL_J01))
+        .or(forced.shl::<2>().and(L::splat(COL_J2)));
+    let fq2 = forced
+        .shl::<1>()
+        .and(L::splat(COL_J12))
+        .or(forced.shr::<2>().and(L::splat(COL_J0)));
+    let spread = fq1.or(fq2).or(forced.next_band()).or(forced.prev_band());
+    let drop = forced.andnot(spread.or(g3).and(c));
+    Some(drop.or(drop.shl::<9>()).or(drop.shl::<18>()).andnot(w))
+}
+
+/// Propagates to a fixpoint (see the module docs).
+#[inline(always)]
+pub(super) fn propagate<L: Lanes>(w: &mut L) -> Step {
+    loop {
+        let (one, two) = w.digit_counts();
+        let o = one.first_lane();
+        if o[0] & o[1] & o[2] != ALL {
+            return Step::Contradiction;
+        }
+        let t = two.first_lane();
+        if t[0] | t[1] | t[2] == 0 {
+            return if is_valid_grid(*w) {
+                Step::Solved
+            } else {
+                Step::Contradiction
+            };
+        }
+        let naked = two.andnot(one).and(*w);
+        let fixed = row_singles(*w).or(naked);
+        let x = column_box(box_line(apply_fixed(*w, fixed)));
+        if x.any_band_empty() {
+            return Step::Contradiction;
+        }
+        if x.same(*w) {
+            match triad_capacity(x) {
+                None => return Step::Contradiction,
+                Some(y) if y.same(x) => return Step::Open,
+                Some(y) => {
+                    *w = y;
+                    continue;
+                }
+            }
+        }
+        *w = x;
+    }
+}
+
+/// A binary branching decision: the candidates the asserted side removes, and those the
+/// other side (kept on the stack) removes.
+struct Branch<L> {
+    take: L,
+    skip: L,
+}
+
+/// Triad anchors of the diagonal (0,0) (1,1) (2,2) of a triad matrix.
+const DIAG: u32 = 1 | 1 << 12 | 1 << 24;
+/// Triad anchors of the anti-diagonal (0,2) (1,1) (2,0).
+const ANTI: u32 = 1 << 6 | 1 << 12 | 1 << 18;
+
+/// The triad anchors of the six permutations of a band's rows-by-boxes matrix, in the
+/// order of [`band_configs`]: row r in box r + p for p = 0, 1, 2; row r in box
+/// p - 1 - r for p = 3, 4, 5 (all mod 3).
+const CONFIGS: [u32; 6] = {
+    let mut t = [0; 6];
+    let mut p = 0;
+    while p < 6 {
+        let mut r = 0;
+        while r < 3 {
+            let k = if p < 3 {
+                (r + p) % 3
+            } else {
+                (p + 2 * 3 - 1 - r) % 3
+            };
+            t[p] |= 1 << (9 * r + 3 * k);
+            r += 1;
+        }
+        p += 1;
+    }
+    t
+};
+
+/// For each digit and band: bit p set when permutation p (see [`CONFIGS`]) of the band's
+/// triad matrix is still open.
+#[inline(always)]
+fn band_configs<L: Lanes>(w: L) -> L {
+    let o = w.or(w.shr::<1>()).or(w.shr::<2>()).and(L::splat(T_ALL));
+    let a = o
+        .shr::<3>()
+        .and(L::splat(T_01))
+        .or(o.shl::<6>().and(L::splat(T_2)));
+    let b = o
+        .shl::<3>()
+        .and(L::splat(T_12))
+        .or(o.shr::<6>().and(L::splat(T_0)));
+    let (diag, anti) = (L::splat(DIAG), L::splat(ANTI));
+    let mut m = L::splat(0);
+    for (p, (u, mask)) in [
+        (o, diag),
+        (a, diag),
+        (b, diag),
+        (o, anti),
+        (a, anti),
+        (b, anti),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        m = m.or(L::splat(1 << p).keep_where_zero(u.andnot(mask)));
+    }
+    m
+}
+
+/// For each digit, in band word 0: the open permutations of each stack's bands-by-columns
+/// matrix. Bit 3s + j of the first word: band b in column j + b of stack s; of the second:
+/// band b in column j - b (mod 3).
+#[inline(always)]
+fn stack_configs<L: Lanes>(w: L) -> (L, L) {
+    let c = w.or(w.shr::<9>()).or(w.shr::<18>()).and(L::splat(0x1FF));
+    let q1 = c
+        .shr::<1>()
+        .and(L::splat(COL_J01))
+        .or(c.shl::<2>().and(L::splat(COL_J2)));
+    let q2 = c
+        .shl::<1>()
+        .and(L::splat(COL_J12))
+        .or(c.shr::<2>().and(L::splat(COL_J0)));
+    (
+        c.and(q1.next_band()).and(q2.prev_band()),
+        c.and(q2.next_band()).and(q1.prev_band()),
+    )
+}
+
+/// Bits set in each word.
+#[inline(always)]
+fn popcount<L: Lanes>(x: L) -> L {
+    let x = x.sub(x.shr::<1>().and(L::splat(0x5555_5555)));
+    let m2 = L::splat(0x3333_3333);
+    let x = x.and(m2).add(x.shr::<2>().and(m2));
+    let x = x.add(x.shr::<4>()).and(L::splat(0x0F0F_0F0F));
+    let x = x.add(x.shr::<8>());
+    x.add(x.shr::<16>()).and(L::splat(0x3F))
+}
+
+/// A band word's cells in the columns of a nine-bit column mask.
+const fn columns(m: u32) -> u32 {
+    m | m << 9 | m << 18
+}
+
+/// Cells of triad (r, k) of a band word.
+const fn triad_cells(r: usize, k: usize) -> u32 {
+    0b111 << (9 * r + 3 * k)
+}
+
+/// Cells of box k (0..3) of a band word.
+const fn box_cells(k: usize) -> u32 {
+    columns(0o7 << (3 * k))
+}
+
+/// Branches on the placement pattern of one digit in one band or stack: the band or stack
+/// with the fewest open patterns over all digits (among those not yet decided), then its
+/// digit with the fewest open patterns (at least two). With exactly two, one side asserts
+/// each; with more, it branches on one triad of the first pattern ("the digit is in this
+/// triad" or not), the triad that the fewest patterns share. `None` when every band and
+/// stack is decided.
+#[inline(always)]
+fn config_branch<L: Lanes>(w: L) -> Option<Branch<L>> {
+    let mut h = State::ZERO;
+    let mut ve = State::ZERO;
+    let mut vo = State::ZERO;
+    let hp = band_configs(w);
+    let (e, o) = stack_configs(w);
+    // Open patterns summed over the digits: of band b in word b of `th`, of stack s in word
+    // s of `tv` (word s of `e` and `o` holds stack s's patterns in bits 3s..3s+3).
+    let stacks = L::pattern([0o7, 0o70, 0o700, 0]);
+    let th = popcount(hp).digit_sum().first_lane();
+    let tv = popcount(e.and(stacks).or(o.and(stacks).shl::<9>()))
+        .digit_sum()
+        .first_lane();
+    hp.store(&mut h);
+    e.store(&mut ve);
+    o.store(&mut vo);
+    // Open patterns of digit d in band or stack k (k = 3.. are the stacks), six bits.
+    let pats = |k: usize, d: usize| -> u32 {
+        if k < 3 {
+            h.w[4 * d + k]
+        } else {
+            let s = 3 * (k - 3);
+            (ve.w[4 * d] >> s & 7) | (vo.w[4 * d] >> s & 7) << 3
+        }
+    };
+    let mut best: Option<(u32, usize)> = None;
+    for k in 0..6 {
+        let total = if k < 3 { th[k] } else { tv[k - 3] };
+        if total > 9 && best.is_none_or(|x| total < x.0) {
+            best = Some((total, k));
+        }
+    }
+    let (_, k) = best?;
+    let mut d = 0;
+    let mut dn = u32::MAX;
+    for x in 0..9 {
+        let n = pats(k, x).count_ones();
+        if n >= 2 && n < dn {
+            d = x;
+            dn = n;
+        }
+    }
+    let m = pats(k, d);
+    let p0 = m.trailing_zeros() as usize % 6;
+    let mut take = [0u32; 4];
+    let mut skip = [0u32; 4];
+    if dn == 2 {
+        let p1 = (m & (m - 1)).trailing_zeros() as usize % 6;
+        for (lane, p) in [(&mut take, p0), (&mut skip, p1)] {
+            if k < 3 {
+                let keep = CONFIGS[p];
+                lane[k] = ALL & !(keep | keep << 1 | keep << 2);
+            } else {
+                let s = k - 3;
+                let stack = 0o7 << (3 * s);
+                let j = p % 3;
+                for (b, x) in lane.iter_mut().take(3).enumerate() {
+                    let col = if p < 3 { (j + b) % 3 } else { (j + 3 - b) % 3 };
+                    *x = columns(stack & !(1 << (3 * s + col)));
+                }
+            }
+        }
+    } else if k < 3 {
+        // The triad (row r, box k) of pattern p0 that the fewest open patterns share.
+        let mut best_t = (0, 0, u32::MAX);
+        for (r, &row) in ROW.iter().enumerate() {
+            let anchor = CONFIGS[p0] & row;
+            let bx = (anchor.trailing_zeros() as usize - 9 * r) / 3;
+            let share = (0..6)
+                .filter(|&p| m >> p & 1 != 0 && CONFIGS[p] & anchor != 0)
+                .count() as u32;
+            if share < best_t.2 {
+                best_t = (r, bx, share);
+            }
+        }
+        let (r, bx, _) = best_t;
+        let t = triad_cells(r, bx);
+        take[k] = (ROW[r] | box_cells(bx)) & !t;
+        skip[k] = t;
+    } else {
+        // The column triad (band b, column j + b or j - b of the stack) of pattern p0
+        // that the fewest open patterns share.
+        let s = k - 3;
+        let col_of = |p: usize, b: usize| {
+            let j = p % 3;
+            if p < 3 { (j + b) % 3 } else { (j + 3 - b) % 3 }
+        };
+        let mut best_t = (0, 0, u32::MAX);
+        for b in 0..3 {
+            let col = col_of(p0, b);
+            let share = (0..6)
+                .filter(|&p| m >> p & 1 != 0 && col_of(p, b) == col)
+                .count() as u32;
+            if share < best_t.2 {
+                best_t = (b, col, share);
+            }
+        }
+        let (b, col, _) = best_t;
+        let colbits = columns(1 << (3 * s + col));
+        for (x, lane) in take.iter_mut().take(3).enumerate() {
+            *lane = if x == b {
+                box_cells(s) & !colbits
+            } else {
+                colbits
+            };
+        }
+        skip[b] = colbits;
+    }
+    Some(Branch {
+        take: L::digit_lane(d, take),
+        skip: L::digit_lane(d, skip),
+    })
+}
+
+/// The branching choice: a digit's placement pattern in the most decided band or stack
+/// (see [`config_branch`]); once every band and stack is decided, a bivalue cell (the first
+/// in reading order by band), else the first cell with the fewest candidates, asserting the
+/// cell's smallest candidate.
+#[inline(always)]
+fn choose<L: Lanes>(w: L) -> Branch<L> {
+    if let Some(br) = config_branch(w) {
+        return br;
+    }
+    let (_, two, three) = w.digit_counts3();
+    let t = two.first_lane();
+    let h = three.first_lane();
+    let mut best = (0, 0, 0);
+    let mut best_n = u32::MAX;
+    'bands: for b in 0..3 {
+        let biv = t[b] & !h[b];
+        if biv != 0 {
+            let bit = biv & biv.wrapping_neg();
+            best = (b, bit, w.digits_meeting(b, bit));
+            break 'bands;
+        }
+    }
+    if best.1 == 0 {
+        for (b, &open) in t.iter().take(3).enumerate() {
+            let mut m = open;
+            while m != 0 {
+                let bit = m & m.wrapping_neg();
+                m &= m - 1;
+                let digits = w.digits_meeting(b, bit);
+                let n = digits.count_ones();
+                if n < best_n {
+                    best = (b, bit, digits);
+                    best_n = n;
+                }
+            }
+        }
+    }
+    let (b, bit, digits) = best;
+    let d = (digits.trailing_zeros() as usize).min(8);
+    let mut lane = [0; 4];
+    lane[b] = bit;
+    let this = L::digit_lane(d, lane);
+    Branch {
+        take: this.andnot(L::band_bits(b, bit)),
+        skip: this,
+    }
+}
+
+/// What a search found, before conversion to the public outcome.
+pub(super) struct Found {
+    pub count: u32,
+    pub guesses: u64,
+}
+
+/// Applies the givens (`fixed`: one bit per given, in its digit's band word) to `root`,
+/// then counts solutions up to `limit`, storing the first in `solution`.
+///
+/// `stack` must hold at least 81 states: each pending state on it stands for a guess on the
+/// current path, and each guess fixes one more of the 81 cells.
+#[inline(always)]
+pub(super) fn search<L: Lanes>(
+    stack: &mut [State],
+    root: &State,
+    fixed: &State,
+    limit: u32,
+    solution: &mut State,
+) -> Found {
+    let mut cur = apply_fixed(L::load(root), L::load(fixed));
+    let mut sp = 0usize;
+    let mut count = 0u32;
+    let mut guesses = 0u64;
+    loop {
+        match propagate(&mut cur) {
+            Step::Solved => {
+                count += 1;
+                if count == 1 {
+                    cur.store(solution);
+                }
+                if count >= limit {
+                    break;
+                }
+            }
+            Step::Contradiction => {}
+            Step::Open => {
+                let br = choose(cur);
+                let Some(slot) = stack.get_mut(sp) else {
+                    // Unreachable with a stack of 81 states; give up rather than panic.
+                    break;
+                };
+                br.skip.andnot(cur).store(slot);
+                sp += 1;
+                guesses += 1;
+                cur = br.take.andnot(cur);
+                continue;
+            }
+        }
+        if sp == 0 {
+            break;
+        }
+        sp -= 1;
+        cur = L::load(&stack[sp]);
+    }
+    Found { count, guesses }
+}

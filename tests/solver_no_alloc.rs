@@ -1,0 +1,84 @@
+//! A counting global allocator shows that solving allocates nothing per puzzle: once a
+//! `Solver` exists, `solve_into` and `solve_excluding_into` make no heap allocation, on any
+//! backend, whatever the puzzle (unique, multiple, unsolvable, conflicting, empty).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell as StdCell;
+
+use sudoku_batch::core::solver::Backend;
+use sudoku_batch::core::{Cell, Digit, Grid, SolveOutcome, Solver};
+
+struct Counting;
+
+thread_local! {
+    // Allocations made by this thread (other test threads do not interfere).
+    static ALLOCS: StdCell<usize> = const { StdCell::new(0) };
+}
+
+// SAFETY: forwards every call to the system allocator unchanged; it only counts.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCS.with(|a| a.set(a.get() + 1));
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCS.with(|a| a.set(a.get() + 1));
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocs() -> usize {
+    ALLOCS.with(|a| a.get())
+}
+
+#[test]
+fn solving_allocates_nothing_per_puzzle() {
+    // Parse everything first: only the solving is measured.
+    let text = include_str!("../data/golden_solver.txt");
+    let puzzles: Vec<Grid> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(|l| l[..81].parse().unwrap())
+        .collect();
+    let excluded = [
+        (Cell::new(0), Digit::new(1)),
+        (Cell::new(40), Digit::new(5)),
+    ];
+    for backend in [Backend::Auto, Backend::Avx2, Backend::Scalar] {
+        let mut solver = Solver::with_backend(backend);
+        let mut out = SolveOutcome::default();
+        let mut counted = 0u64;
+        let before = allocs();
+        for p in &puzzles {
+            for limit in [1, 2, 3] {
+                solver.solve_into(p, limit, &mut out);
+                counted += u64::from(out.count);
+            }
+            solver.solve_excluding_into(p, &excluded, 2, &mut out);
+            counted += u64::from(out.count);
+        }
+        let after = allocs();
+        assert_eq!(after - before, 0, "{backend:?}: allocations while solving");
+        assert!(
+            counted > puzzles.len() as u64,
+            "the puzzles were really solved"
+        );
+    }
+}
+
+#[test]
+fn the_counter_sees_allocations() {
+    let before = allocs();
+    let v: Vec<u64> = std::hint::black_box(vec![1, 2, 3]);
+    assert!(allocs() > before);
+    drop(v);
+}

@@ -1,0 +1,336 @@
+//! The fast solver against a simple, independent reference solver written plainly here:
+//! solution counts (up to a limit) and unique solutions must agree on random puzzles
+//! (random clue subsets of random solution grids, random givens, puzzles from `data/` with
+//! clues removed or a wrong clue added, nearly empty grids, exclusions), for both backends;
+//! and the two backends must agree bit for bit, guesses included.
+
+use std::sync::OnceLock;
+
+use proptest::prelude::*;
+use sudoku_batch::core::solver::Backend;
+use sudoku_batch::core::{Cell, Digit, Grid, SolveOutcome, Solver};
+
+/// The reference: depth-first search over cells, always the empty cell with the fewest
+/// candidates (from row, column and box masks kept up to date), digits in increasing
+/// order. Counts solutions up to `limit` and keeps the first. `banned[c]` lists digits
+/// (bit d-1) excluded at cell c.
+struct Reference {
+    cells: [u8; 81],
+    banned: [u16; 81],
+    rows: [u16; 9],
+    cols: [u16; 9],
+    boxes: [u16; 9],
+    limit: u32,
+    count: u32,
+    first: Option<[u8; 81]>,
+}
+
+fn box_of(i: usize) -> usize {
+    i / 27 * 3 + i % 9 / 3
+}
+
+impl Reference {
+    fn run(cells: [u8; 81], banned: [u16; 81], limit: u32) -> (u32, Option<[u8; 81]>) {
+        let mut r = Reference {
+            cells,
+            banned,
+            rows: [0; 9],
+            cols: [0; 9],
+            boxes: [0; 9],
+            limit,
+            count: 0,
+            first: None,
+        };
+        for (i, &v) in cells.iter().enumerate() {
+            if v == 0 {
+                continue;
+            }
+            let m = 1u16 << (v - 1);
+            // A digit twice in a house, or a given that is itself excluded: no solution.
+            if (r.rows[i / 9] | r.cols[i % 9] | r.boxes[box_of(i)] | banned[i]) & m != 0 {
+                return (0, None);
+            }
+            r.toggle(i, m);
+        }
+        r.search();
+        (r.count, r.first)
+    }
+
+    fn toggle(&mut self, i: usize, m: u16) {
+        self.rows[i / 9] ^= m;
+        self.cols[i % 9] ^= m;
+        self.boxes[box_of(i)] ^= m;
+    }
+
+    fn search(&mut self) {
+        let mut best: Option<(usize, u16)> = None;
+        for i in 0..81 {
+            if self.cells[i] != 0 {
+                continue;
+            }
+            let used = self.rows[i / 9] | self.cols[i % 9] | self.boxes[box_of(i)];
+            let cand = 0x1FF & !used & !self.banned[i];
+            if best.is_none_or(|(_, m)| cand.count_ones() < m.count_ones()) {
+                best = Some((i, cand));
+                if cand.count_ones() <= 1 {
+                    break;
+                }
+            }
+        }
+        let Some((i, cand)) = best else {
+            self.count += 1;
+            if self.first.is_none() {
+                self.first = Some(self.cells);
+            }
+            return;
+        };
+        for d in 0..9u8 {
+            let m = 1u16 << d;
+            if cand & m == 0 {
+                continue;
+            }
+            self.cells[i] = d + 1;
+            self.toggle(i, m);
+            self.search();
+            self.toggle(i, m);
+            self.cells[i] = 0;
+            if self.count >= self.limit {
+                return;
+            }
+        }
+    }
+}
+
+/// A valid solution grid, shuffled by validity-preserving moves driven by `seed`.
+fn solution_grid(seed: u64) -> [u8; 81] {
+    let mut s = seed | 1;
+    let mut next = move |n: usize| -> usize {
+        // xorshift64*
+        s ^= s >> 12;
+        s ^= s << 25;
+        s ^= s >> 27;
+        (s.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
+    };
+    let mut shuffle = |v: &mut [usize]| {
+        for i in (1..v.len()).rev() {
+            let j = next(i + 1);
+            v.swap(i, j);
+        }
+    };
+    let mut digits: Vec<usize> = (0..9).collect();
+    shuffle(&mut digits);
+    let mut perm = |v: &mut Vec<usize>| {
+        let mut bands = vec![0, 1, 2];
+        shuffle(&mut bands);
+        v.clear();
+        for b in bands {
+            let mut inner = vec![0, 1, 2];
+            shuffle(&mut inner);
+            v.extend(inner.into_iter().map(|r| 3 * b + r));
+        }
+    };
+    let (mut rows, mut cols) = (Vec::new(), Vec::new());
+    perm(&mut rows);
+    perm(&mut cols);
+    let transpose = next(2) == 1;
+    let mut g = [0u8; 81];
+    for (r, &rr) in rows.iter().enumerate() {
+        for (c, &cc) in cols.iter().enumerate() {
+            let base = (rr * 3 + rr / 3 + cc) % 9;
+            let i = if transpose { c * 9 + r } else { r * 9 + c };
+            g[i] = digits[base] as u8 + 1;
+        }
+    }
+    g
+}
+
+fn data_puzzles() -> &'static [[u8; 81]] {
+    static P: OnceLock<Vec<[u8; 81]>> = OnceLock::new();
+    P.get_or_init(|| {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/data");
+        let mut v = Vec::new();
+        for f in [
+            "17clue_200.txt",
+            "top1465_100.txt",
+            "hardest_100.txt",
+            "serg_100.txt",
+            "random_minimal_200.txt",
+        ] {
+            let text = std::fs::read(format!("{dir}/{f}")).expect("sample file in data/");
+            for line in text.split(|&b| b == b'\n') {
+                if let Ok((g, _)) = Grid::parse_line(line) {
+                    v.push(*g.values());
+                }
+            }
+        }
+        v
+    })
+}
+
+/// Runs both backends and the reference on one puzzle and checks they agree.
+fn check(cells: [u8; 81], excluded: &[(usize, u8)], limit: u32) -> Result<(), TestCaseError> {
+    let grid = Grid::from_values(cells).expect("values 0..=9");
+    let ex: Vec<(Cell, Digit)> = excluded
+        .iter()
+        .map(|&(c, d)| (Cell::new(c as u8), Digit::new(d)))
+        .collect();
+    let mut banned = [0u16; 81];
+    for &(c, d) in excluded {
+        banned[c] |= 1 << (d - 1);
+    }
+    let (ref_count, ref_first) = Reference::run(cells, banned, limit);
+    let mut outs = [SolveOutcome::default(); 3];
+    for (out, backend) in outs
+        .iter_mut()
+        .zip([Backend::Auto, Backend::Avx2, Backend::Scalar])
+    {
+        Solver::with_backend(backend).solve_excluding_into(&grid, &ex, limit, out);
+        prop_assert_eq!(out.count, ref_count, "count, {:?}, {}", backend, grid);
+        if out.count > 0 {
+            let s = out.solution;
+            prop_assert!(
+                s.is_solution_of(&grid),
+                "invalid solution {} for {}",
+                s,
+                grid
+            );
+            for &(c, d) in excluded {
+                prop_assert_ne!(s.values()[c], d, "solution uses an excluded candidate");
+            }
+        }
+        if ref_count == 1 && limit >= 2 {
+            let want = ref_first.expect("a solution");
+            prop_assert_eq!(out.solution.values(), &want, "unique solution of {}", grid);
+        }
+    }
+    prop_assert_eq!(outs[0], outs[1], "backends disagree on {}", grid);
+    prop_assert_eq!(outs[0], outs[2], "backends disagree on {}", grid);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn random_clue_subsets_of_random_grids(
+        seed in any::<u64>(),
+        keep in prop::collection::vec(0u8..100, 81),
+        density in 15u8..60,
+        limit in 1u32..4,
+    ) {
+        let full = solution_grid(seed);
+        let mut cells = [0u8; 81];
+        for i in 0..81 {
+            if keep[i] < density {
+                cells[i] = full[i];
+            }
+        }
+        check(cells, &[], limit)?;
+    }
+
+    #[test]
+    fn random_givens(
+        givens in prop::collection::vec((0usize..81, 1u8..10), 0..40),
+        limit in 1u32..4,
+    ) {
+        let mut cells = [0u8; 81];
+        for (c, d) in givens {
+            cells[c] = d;
+        }
+        check(cells, &[], limit)?;
+    }
+
+    #[test]
+    fn data_puzzles_with_clues_removed_or_a_wrong_clue_added(
+        index in any::<prop::sample::Index>(),
+        remove in prop::collection::vec(0usize..81, 0..4),
+        add in prop::option::of((0usize..81, 1u8..10)),
+        limit in 1u32..4,
+    ) {
+        let p = data_puzzles();
+        let mut cells = p[index.index(p.len())];
+        for c in remove {
+            cells[c] = 0;
+        }
+        if let Some((c, d)) = add.filter(|&(c, _)| cells[c] == 0) {
+            cells[c] = d;
+        }
+        check(cells, &[], limit)?;
+    }
+
+    #[test]
+    fn nearly_empty_grids(
+        seed in any::<u64>(),
+        clues in prop::collection::vec(0usize..81, 0..8),
+        limit in 1u32..5,
+    ) {
+        let full = solution_grid(seed);
+        let mut cells = [0u8; 81];
+        for c in clues {
+            cells[c] = full[c];
+        }
+        check(cells, &[], limit)?;
+    }
+
+    #[test]
+    fn exclusions(
+        index in any::<prop::sample::Index>(),
+        remove in prop::collection::vec(0usize..81, 0..3),
+        excluded in prop::collection::vec((0usize..81, 1u8..10), 0..6),
+        limit in 1u32..4,
+    ) {
+        let p = data_puzzles();
+        let mut cells = p[index.index(p.len())];
+        for c in remove {
+            cells[c] = 0;
+        }
+        check(cells, &excluded, limit)?;
+    }
+}
+
+#[test]
+fn data_samples_agree_with_the_reference() {
+    // Every fifth sample keeps the (plain, slow in debug builds) reference quick.
+    for &cells in data_puzzles().iter().step_by(5) {
+        check(cells, &[], 2).unwrap();
+    }
+}
+
+#[test]
+fn the_empty_grid_counts_up_to_the_limit() {
+    check([0; 81], &[], 1).unwrap();
+    check([0; 81], &[], 3).unwrap();
+}
+
+#[test]
+fn the_reference_itself_finds_a_known_solution() {
+    let p: Grid =
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+            .parse()
+            .unwrap();
+    let (n, s) = Reference::run(*p.values(), [0; 81], 2);
+    assert_eq!(n, 1);
+    let s = Grid::from_values(s.unwrap()).unwrap();
+    assert!(s.is_solution_of(&p));
+    assert_eq!(Reference::run(solution_grid(7), [0; 81], 2).0, 1);
+}
+
+#[test]
+fn golden_file_agrees_with_the_reference() {
+    let text = include_str!("../data/golden_solver.txt");
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let mut f = line.split(':');
+        let p: Grid = f.next().unwrap().parse().unwrap();
+        let count: u32 = f.next().unwrap().parse().unwrap();
+        let sol = f.next().unwrap();
+        let (n, first) = Reference::run(*p.values(), [0; 81], 2);
+        assert_eq!(n, count, "{p}");
+        if n == 1 {
+            let first = Grid::from_values(first.unwrap()).unwrap();
+            assert_eq!(first.to_string(), sol, "{p}");
+        }
+    }
+}
