@@ -448,13 +448,13 @@ pub fn run<R: RowRater>(
             }
         )));
     }
-    if end == RunEnd::Completed {
-        if let Some(sink) = sink {
-            sink.finish().map_err(|e| Error::Output {
-                path: out_path.clone(),
-                source: e,
-            })?;
-        }
+    if end == RunEnd::Completed
+        && let Some(sink) = sink
+    {
+        sink.finish().map_err(|e| Error::Output {
+            path: out_path.clone(),
+            source: e,
+        })?;
     }
     let interrupted = end != RunEnd::Completed;
     let s = GenerateSummary::new(

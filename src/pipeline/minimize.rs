@@ -321,11 +321,11 @@ pub fn run(
         consumed_total += p.consumed as u64;
         source.consume(p.consumed);
         progress.update(consumed_total, stats.records, "puzzles");
-        if !source.at_end() {
-            if let Err(e) = source.fill(0) {
-                fault = Some(read_err(e));
-                break;
-            }
+        if !source.at_end()
+            && let Err(e) = source.fill(0)
+        {
+            fault = Some(read_err(e));
+            break;
         }
     }
     progress.finish();
@@ -359,13 +359,13 @@ pub fn run(
             source: e,
         });
     }
-    if end == RunEnd::Completed {
-        if let Some(sink) = sink {
-            sink.finish().map_err(|e| Error::Output {
-                path: out_path.clone(),
-                source: e,
-            })?;
-        }
+    if end == RunEnd::Completed
+        && let Some(sink) = sink
+    {
+        sink.finish().map_err(|e| Error::Output {
+            path: out_path.clone(),
+            source: e,
+        })?;
     }
     let interrupted = end != RunEnd::Completed;
     Ok((summary(stats, engine.threads(), interrupted), end))

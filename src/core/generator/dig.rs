@@ -116,10 +116,10 @@ impl Generator {
     ) -> Option<u128> {
         // With many clues left a known set almost never lacks one, and the solve that would
         // say so is cheap: look only below that.
-        if left.count_ones() <= SCAN_SETS_BELOW {
-            if let Some(&u) = self.sets.sets().iter().find(|&&u| u & left == 0) {
-                return Some(u);
-            }
+        if left.count_ones() <= SCAN_SETS_BELOW
+            && let Some(&u) = self.sets.sets().iter().find(|&&u| u & left == 0)
+        {
+            return Some(u);
         }
         let mut p = *reduced;
         for &c in removed {
