@@ -120,9 +120,19 @@ impl RowEncoder {
 
 /// Writes `n` in decimal.
 #[inline]
-pub fn write_int(out: &mut Vec<u8>, n: u64) {
-    // Writing to a Vec cannot fail.
-    let _ = write!(out, "{n}");
+pub fn write_int(out: &mut Vec<u8>, mut n: u64) {
+    // Digits from the right into a small buffer: no formatting machinery per field.
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&buf[i..]);
 }
 
 fn is_json_number(b: &[u8]) -> bool {

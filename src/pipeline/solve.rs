@@ -183,7 +183,13 @@ impl SolveWorker {
             rec.tail
         };
         line_buf.copy_from_slice(&grid.to_line_bytes());
-        if let Err(conflict) = grid.check_givens() {
+        // Givens that break a rule leave no solution; the (rarer) check of which rule they
+        // break runs only then, off the hot path.
+        self.solver.solve_into(&grid, cfg.limit, &mut self.outcome);
+        let o = self.outcome;
+        if o.count == 0
+            && let Err(conflict) = grid.check_givens()
+        {
             stats.invalid += 1;
             let _ = write!(self.message, "{conflict}");
             // Point at the second occurrence of the digit in the house.
@@ -208,8 +214,6 @@ impl SolveWorker {
             }
             return;
         }
-        self.solver.solve_into(&grid, cfg.limit, &mut self.outcome);
-        let o = self.outcome;
         stats.guesses += o.guesses;
         let status: &[u8] = match o.count {
             0 => {
