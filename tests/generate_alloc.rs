@@ -1,7 +1,9 @@
 //! Generating allocates nothing per puzzle once a worker's generator (and rater) is warm:
 //! a counting global allocator watches plain, symmetric-minimal, steered and graded runs.
+//! Only the test's own thread is counted (the harness allocates on other threads).
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use sudoku_batch::core::Grid;
@@ -15,9 +17,16 @@ struct Counting;
 
 static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
 
+thread_local! {
+    /// True on the thread whose allocations are being counted.
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+}
+
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        if COUNTING.try_with(Cell::get).unwrap_or(false) {
+            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        }
         // SAFETY: forwarded unchanged to the system allocator.
         unsafe { System.alloc(layout) }
     }
@@ -52,10 +61,12 @@ fn allocations_after_warm_up<R: Rate>(rater: &mut R, target: &Target, n: u64) ->
         let _ = g.generate(rater, target, 1, i);
     }
     let before = ALLOCATIONS.load(Ordering::Relaxed);
+    COUNTING.with(|c| c.set(true));
     let mut made = 0;
     for i in n..2 * n {
         made += usize::from(g.generate(rater, target, 1, i).is_ok());
     }
+    COUNTING.with(|c| c.set(false));
     assert!(made > 0);
     ALLOCATIONS.load(Ordering::Relaxed) - before
 }
