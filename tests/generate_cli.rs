@@ -231,6 +231,7 @@ fn formats_header_output_file_and_summary_json() {
     assert_eq!(json["generated"], 7);
     assert_eq!(json["seed"], 3);
     assert_eq!(json["tried"], 7);
+    assert!(json["grades"]["graded"] == 0, "{json}");
     let csv = stdout(&run(&[
         "generate",
         "-n",
@@ -467,4 +468,37 @@ fn graded_puzzles_carry_the_ratings_solve_gives_and_meet_the_level() {
             }
         }
     }
+}
+
+#[test]
+fn the_graded_summary_counts_levels() {
+    let dir = tempfile::tempdir().unwrap();
+    let summary = dir.path().join("s.json");
+    let o = run(&[
+        "generate",
+        "-n",
+        "40",
+        "--seed",
+        "4",
+        "--summary-json",
+        summary.to_str().unwrap(),
+    ]);
+    let rows = csv_rows(&stdout(&o));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    let levels = &json["grades"]["levels"];
+    for l in [
+        "easy",
+        "medium",
+        "hard",
+        "fiendish",
+        "diabolical",
+        "extreme",
+    ] {
+        let n = rows[1..].iter().filter(|r| r[7] == l).count();
+        assert_eq!(levels[l], n, "{l}");
+    }
+    assert_eq!(json["grades"]["graded"], 40);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("levels: "), "{err}");
 }

@@ -24,6 +24,7 @@ use super::RunEnd;
 use super::engine::{Block, Engine, Writer};
 use super::progress::Progress;
 use super::solve::open_output;
+use super::summary::{GradeStats, LEVELS};
 
 /// Puzzles per window: rows buffered between the workers and the writer.
 pub const WINDOW: usize = 4096;
@@ -33,36 +34,26 @@ pub const GENERATE_COLUMNS: &[&str] = &[
     "index", "puzzle", "solution", "clues", "er", "ep", "ed", "level", "hardest", "symmetry",
 ];
 
-/// The level names, in order, for the histogram.
-pub const LEVELS: [&str; 6] = [
-    "easy",
-    "medium",
-    "hard",
-    "fiendish",
-    "diabolical",
-    "extreme",
-];
-
-/// A rater as `generate` uses it: rates puzzles ([`Rate`]) and fills the rating columns.
+/// A rater as `generate` uses it: rates puzzles ([`Rate`]), fills the rating columns and
+/// counts ratings for the summary.
 pub trait RowRater: Rate + Send {
-    /// Fills `er`, `ep`, `ed`, `level`, `hardest` for `rating` (text in `bufs`), and returns
-    /// the index of the level in [`LEVELS`] when the puzzle has one.
+    /// Fills `er`, `ep`, `ed`, `level`, `hardest` for `rating` (text in `bufs`).
     fn columns<'a>(
         rating: &'a Self::Rating,
         bufs: &'a mut [[u8; 8]; 3],
         fields: &mut [Field<'a>; 5],
-    ) -> Option<usize>;
+    );
+
+    /// Counts `rating` in the summary's histogram.
+    fn tally(rating: &Self::Rating, grades: &mut GradeStats);
 }
 
 impl RowRater for Unrated {
-    fn columns<'a>(
-        _rating: &'a (),
-        _bufs: &'a mut [[u8; 8]; 3],
-        fields: &mut [Field<'a>; 5],
-    ) -> Option<usize> {
+    fn columns<'a>(_rating: &'a (), _bufs: &'a mut [[u8; 8]; 3], fields: &mut [Field<'a>; 5]) {
         *fields = [Field::Null; 5];
-        None
     }
+
+    fn tally(_rating: &(), _grades: &mut GradeStats) {}
 }
 
 /// The grader as `generate`'s rater: rates with a work budget per puzzle.
@@ -103,14 +94,10 @@ impl Rate for Graded {
 }
 
 impl RowRater for Graded {
-    fn columns<'a>(
-        r: &'a Rating,
-        bufs: &'a mut [[u8; 8]; 3],
-        fields: &mut [Field<'a>; 5],
-    ) -> Option<usize> {
+    fn columns<'a>(r: &'a Rating, bufs: &'a mut [[u8; 8]; 3], fields: &mut [Field<'a>; 5]) {
         *fields = [Field::Null; 5];
         if r.outcome == Outcome::Invalid {
-            return None;
+            return;
         }
         let [er, ep, ed] = bufs;
         let n = r.er_shown().write_to(er);
@@ -123,7 +110,12 @@ impl RowRater for Graded {
         if r.complete && r.steps > 0 {
             fields[4] = Field::Text(r.hardest.name().as_bytes());
         }
-        LEVELS.iter().position(|&l| l == r.level())
+    }
+
+    fn tally(r: &Rating, grades: &mut GradeStats) {
+        if r.outcome != Outcome::Invalid {
+            grades.add(r);
+        }
     }
 }
 
@@ -136,8 +128,8 @@ pub struct GenerateStats {
     pub tried: u64,
     /// Clues over all written puzzles.
     pub clues: u64,
-    /// Written puzzles per level (in the order of [`LEVELS`]), when graded.
-    pub levels: [u64; 6],
+    /// Grading: written puzzles per level, lower bounds, and the techniques that set ER.
+    pub grades: GradeStats,
     /// The first puzzle that could not be made.
     #[serde(skip)]
     pub failure: Option<GenerateError>,
@@ -149,9 +141,7 @@ impl GenerateStats {
         self.generated += o.generated;
         self.tried += o.tried;
         self.clues += o.clues;
-        for (a, b) in self.levels.iter_mut().zip(o.levels) {
-            *a += b;
-        }
+        self.grades.merge(&o.grades);
         if self.failure.is_none() {
             self.failure = o.failure;
         }
@@ -205,9 +195,8 @@ impl<R: RowRater> GenerateWorker<R> {
         let solution = made.solution.to_line_bytes();
         let mut bufs = [[0u8; 8]; 3];
         let mut rating = [Field::Null; 5];
-        if let Some(level) = R::columns(&made.rating, &mut bufs, &mut rating) {
-            stats.levels[level] += 1;
-        }
+        R::columns(&made.rating, &mut bufs, &mut rating);
+        R::tally(&made.rating, &mut stats.grades);
         let [er, ep, ed, level, hardest] = rating;
         enc.write_row(
             &mut block.out,
@@ -304,10 +293,14 @@ impl GenerateSummary {
             self.threads,
             if self.threads == 1 { "" } else { "s" }
         ));
-        if self.graded && s.generated > 0 {
+        let g = &s.grades;
+        if g.graded > 0 {
             t.push_str("\nlevels:");
-            for (name, n) in LEVELS.iter().zip(s.levels) {
-                t.push_str(&format!(" {name} {n}"));
+            for (i, (l, n)) in LEVELS.iter().zip(g.levels).enumerate() {
+                t.push_str(&format!("{} {n} {l}", if i == 0 { "" } else { "," }));
+            }
+            if g.lower_bounds > 0 {
+                t.push_str(&format!(" ({} lower bounds)", g.lower_bounds));
             }
         }
         t
