@@ -26,6 +26,13 @@ pub enum Command {
     /// Time the solver in-process on whole files (single thread by default) and print
     /// puzzles/s, time per puzzle and guesses per puzzle, median of several rounds.
     Bench(BenchArgs),
+    /// Generate uniquely solvable puzzles: random full grid, clues removed (with their
+    /// symmetry partners) while the solution stays unique, graded, accepted when on target.
+    /// The same seed gives the same bytes for any thread count and any shard split.
+    Generate(GenerateArgs),
+    /// For every uniquely solvable puzzle in a file, a minimal puzzle whose clues are a
+    /// subset of its clues (same solution); deterministic.
+    Minimize(MinimizeArgs),
     /// Print a shell completion script to stdout.
     Completions {
         /// The shell to complete for.
@@ -165,6 +172,230 @@ pub struct BenchArgs {
     /// Puzzle variant (`samurai`: files of samurai records in any of their three forms).
     #[arg(long, value_enum, default_value_t = VariantArg::Classic)]
     pub variant: VariantArg,
+}
+
+/// Options of `generate`.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// Number of puzzles to generate (their indices are 0..N).
+    #[arg(short = 'n', long = "count", value_name = "N", default_value_t = 1)]
+    pub count: u64,
+
+    /// Seed of the run (default: a random one, printed in the summary). Puzzle `i` depends
+    /// only on the seed, `i` and the targets.
+    #[arg(long, value_name = "SEED")]
+    pub seed: Option<u64>,
+
+    /// Skip grading: the rating columns stay empty (fastest). Not with --level or --er.
+    #[arg(long, conflicts_with_all = ["level", "er"])]
+    pub no_grade: bool,
+
+    /// Accept only puzzles of this level (by ER: easy <= 1.5, medium <= 2.5, hard <= 4.4,
+    /// fiendish <= 6.2, diabolical <= 8.9, extreme >= 9.0).
+    #[arg(long, value_enum, conflicts_with = "er")]
+    pub level: Option<LevelArg>,
+
+    /// Accept only puzzles whose ER is in MIN..MAX (one decimal; `9.0..` has no upper
+    /// bound, `..2.5` no lower one, `8.3` means 8.3..8.3).
+    #[arg(long, value_name = "MIN..MAX", value_parser = parse_er_range)]
+    pub er: Option<(u16, Option<u16>)>,
+
+    /// Symmetry of the clue pattern (`random`: one of the six others, drawn per puzzle).
+    #[arg(long, value_enum, default_value_t = SymmetryArg::None)]
+    pub symmetry: SymmetryArg,
+
+    /// Accept only puzzles with MIN..MAX clues (`30..`, `..24`, `25`). Without --minimal,
+    /// clue removal stops at MIN.
+    #[arg(long, value_name = "MIN..MAX", value_parser = parse_clue_range)]
+    pub clues: Option<(u8, u8)>,
+
+    /// Accept only minimal puzzles: no clue can be removed without losing uniqueness (with
+    /// no symmetry every generated puzzle already is).
+    #[arg(long)]
+    pub minimal: bool,
+
+    /// Candidates to try for one puzzle before the run stops with an error saying the
+    /// target is too narrow.
+    #[arg(long, value_name = "N", default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_attempts: u64,
+
+    /// With --level or --er: try fresh candidates only, rejecting those off target, instead
+    /// of steering by local search around near misses (for comparison; slower for rare
+    /// targets).
+    #[arg(long)]
+    pub blind: bool,
+
+    /// Work budget for grading one candidate, in work units (as `solve --grade-budget`).
+    /// A candidate that needs more gets a lower bound `>=X`, which meets an ER target only
+    /// when the target has no upper bound.
+    #[arg(long, value_name = "UNITS", default_value_t = crate::core::grader::DEFAULT_BUDGET)]
+    pub grade_budget: u64,
+
+    /// Output file (`-` or absent: standard output). Rows go to FILE.partial, renamed to
+    /// FILE when the run completes.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Worker threads (0 or absent: all cores, or RAYON_NUM_THREADS when set).
+    #[arg(short = 'j', long = "threads", value_name = "N", default_value_t = 0)]
+    pub threads: usize,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Csv)]
+    pub format: FormatArg,
+
+    /// Leave out the header line.
+    #[arg(long)]
+    pub no_header: bool,
+
+    /// Make only shard K of N (K from 0): the puzzles with indices K*n/N .. (K+1)*n/N - 1.
+    /// Only shard 0 writes the header, so concatenating the N outputs gives the bytes of
+    /// one unsharded run.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
+
+    /// No progress bar and no summary on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+
+    /// Write the end-of-run summary as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub summary_json: Option<PathBuf>,
+}
+
+/// Options of `minimize`.
+#[derive(Debug, Args)]
+pub struct MinimizeArgs {
+    /// Input file, or `-` for standard input (read like `solve` reads it).
+    #[arg(value_name = "INPUT")]
+    pub input: PathBuf,
+
+    /// Output file (`-` or absent: standard output). Rows go to FILE.partial, renamed to
+    /// FILE when the run completes.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Worker threads (0 or absent: all cores, or RAYON_NUM_THREADS when set).
+    #[arg(short = 'j', long = "threads", value_name = "N", default_value_t = 0)]
+    pub threads: usize,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Csv)]
+    pub format: FormatArg,
+
+    /// Leave out the header line.
+    #[arg(long)]
+    pub no_header: bool,
+
+    /// How records are laid out in the input.
+    #[arg(long, value_enum, default_value_t = InputFormatArg::Auto)]
+    pub input_format: InputFormatArg,
+
+    /// No progress bar and no summary on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+
+    /// Write the end-of-run summary as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub summary_json: Option<PathBuf>,
+}
+
+/// `--level` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LevelArg {
+    /// ER <= 1.5.
+    Easy,
+    /// ER 1.6 - 2.5.
+    Medium,
+    /// ER 2.6 - 4.4.
+    Hard,
+    /// ER 4.5 - 6.2.
+    Fiendish,
+    /// ER 6.3 - 8.9.
+    Diabolical,
+    /// ER >= 9.0.
+    Extreme,
+}
+
+/// `--symmetry` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SymmetryArg {
+    /// No constraint.
+    None,
+    /// Half-turn: (r, c) and (8-r, 8-c) are clues together.
+    Rot180,
+    /// Quarter-turn: (r, c), (c, 8-r), (8-r, 8-c), (8-c, r) together.
+    Rot90,
+    /// Left-right mirror: (r, c) and (r, 8-c).
+    Mirror,
+    /// Top-bottom flip: (r, c) and (8-r, c).
+    Flip,
+    /// Main diagonal: (r, c) and (c, r).
+    Diagonal,
+    /// Anti-diagonal: (r, c) and (8-c, 8-r).
+    Antidiagonal,
+    /// One of the six above, drawn per puzzle.
+    Random,
+}
+
+/// Splits `MIN..MAX`, `MIN..`, `..MAX` or a single value into its two ends.
+fn split_range(s: &str) -> (&str, &str) {
+    match s.split_once("..") {
+        Some((a, b)) => (a.trim(), b.trim()),
+        None => (s.trim(), s.trim()),
+    }
+}
+
+/// Parses an ER range `MIN..MAX` (one decimal) into tenths; `None` for an open upper end.
+pub fn parse_er_range(s: &str) -> Result<(u16, Option<u16>), String> {
+    let (a, b) = split_range(s);
+    let tenths = |t: &str| -> Result<u16, String> {
+        let v: f64 = t
+            .parse()
+            .map_err(|_| format!("'{t}' is not a number (expected e.g. 7.5..9.0)"))?;
+        if !(0.0..=20.0).contains(&v) {
+            return Err(format!("ER {t} is outside 0.0..20.0"));
+        }
+        let x = v * 10.0;
+        if (x - x.round()).abs() > 1e-6 {
+            return Err(format!("ER {t} has more than one decimal"));
+        }
+        Ok(x.round() as u16)
+    };
+    let min = if a.is_empty() { 0 } else { tenths(a)? };
+    let max = if b.is_empty() { None } else { Some(tenths(b)?) };
+    if a.is_empty() && b.is_empty() {
+        return Err("an ER range needs at least one end (e.g. 9.0..)".into());
+    }
+    if max.is_some_and(|m| m < min) {
+        return Err(format!("empty ER range '{s}': MIN is above MAX"));
+    }
+    Ok((min, max))
+}
+
+/// Parses a clue range `MIN..MAX` (`30..`, `..24`, `25`).
+pub fn parse_clue_range(s: &str) -> Result<(u8, u8), String> {
+    let (a, b) = split_range(s);
+    let count = |t: &str| -> Result<u8, String> {
+        t.parse::<u8>()
+            .ok()
+            .filter(|&n| n <= 81)
+            .ok_or_else(|| format!("'{t}' is not a clue count 0..81"))
+    };
+    if a.is_empty() && b.is_empty() {
+        return Err("a clue range needs at least one end (e.g. 22..26)".into());
+    }
+    let min = if a.is_empty() { 0 } else { count(a)? };
+    let max = if b.is_empty() { 81 } else { count(b)? };
+    if max < min {
+        return Err(format!("empty clue range '{s}': MIN is above MAX"));
+    }
+    if max < 17 {
+        return Err(format!(
+            "no uniquely solvable puzzle has fewer than 17 clues (asked for at most {max})"
+        ));
+    }
+    Ok((min, max))
 }
 
 /// A shard of a run: `index` of `count` (`K/N` on the command line, K from 0).
@@ -420,5 +651,146 @@ mod tests {
                 .command,
             Command::Man
         ));
+    }
+
+    fn generate(args: &[&str]) -> GenerateArgs {
+        let mut v = vec!["sudoku-batch", "generate"];
+        v.extend_from_slice(args);
+        match Cli::try_parse_from(v).unwrap().command {
+            Command::Generate(g) => g,
+            c => panic!("not generate: {c:?}"),
+        }
+    }
+
+    #[test]
+    fn generate_defaults() {
+        let g = generate(&[]);
+        assert_eq!(
+            (g.count, g.seed, g.threads, g.format),
+            (1, None, 0, FormatArg::Csv)
+        );
+        assert_eq!(g.symmetry, SymmetryArg::None);
+        assert!(!g.no_grade && !g.minimal && !g.no_header && !g.quiet && !g.blind);
+        assert!(g.level.is_none() && g.er.is_none() && g.clues.is_none());
+        assert_eq!(g.max_attempts, 200_000);
+        assert_eq!(g.grade_budget, crate::core::grader::DEFAULT_BUDGET);
+        assert!(g.output.is_none() && g.shard.is_none() && g.summary_json.is_none());
+    }
+
+    #[test]
+    fn each_generate_flag_parses() {
+        let g = generate(&[
+            "-n",
+            "50",
+            "--seed",
+            "7",
+            "--level",
+            "diabolical",
+            "--symmetry",
+            "rot90",
+            "--clues",
+            "22..26",
+            "--minimal",
+            "--max-attempts",
+            "99",
+            "--grade-budget",
+            "5000",
+            "-o",
+            "out.csv",
+            "-j",
+            "2",
+            "--format",
+            "jsonl",
+            "--no-header",
+            "--shard",
+            "1/3",
+            "-q",
+            "--summary-json",
+            "s.json",
+        ]);
+        assert_eq!((g.count, g.seed, g.threads), (50, Some(7), 2));
+        assert_eq!(g.level, Some(LevelArg::Diabolical));
+        assert_eq!(g.symmetry, SymmetryArg::Rot90);
+        assert_eq!(g.clues, Some((22, 26)));
+        assert!(g.minimal && g.no_header && g.quiet);
+        assert_eq!((g.max_attempts, g.grade_budget), (99, 5000));
+        assert_eq!(g.output, Some(PathBuf::from("out.csv")));
+        assert_eq!(g.format, FormatArg::Jsonl);
+        assert_eq!(g.shard, Some(Shard { index: 1, count: 3 }));
+        assert_eq!(g.summary_json, Some(PathBuf::from("s.json")));
+        let g = generate(&[
+            "--count",
+            "3",
+            "--er",
+            "7.1..8",
+            "--symmetry",
+            "random",
+            "--blind",
+        ]);
+        assert!(g.blind);
+        assert_eq!((g.count, g.er), (3, Some((71, Some(80)))));
+        assert_eq!(g.symmetry, SymmetryArg::Random);
+        assert!(generate(&["--no-grade"]).no_grade);
+    }
+
+    #[test]
+    fn generate_ranges_parse_and_are_checked() {
+        assert_eq!(parse_er_range("9.0.."), Ok((90, None)));
+        assert_eq!(parse_er_range("..2.5"), Ok((0, Some(25))));
+        assert_eq!(parse_er_range("8.3"), Ok((83, Some(83))));
+        for bad in ["..", "x..2", "9..8", "1.25..2", "30.."] {
+            assert!(parse_er_range(bad).is_err(), "{bad}");
+        }
+        assert_eq!(parse_clue_range("22..26"), Ok((22, 26)));
+        assert_eq!(parse_clue_range("30.."), Ok((30, 81)));
+        assert_eq!(parse_clue_range("..24"), Ok((0, 24)));
+        assert_eq!(parse_clue_range("25"), Ok((25, 25)));
+        for bad in ["..", "26..22", "..16", "90", "a..b"] {
+            assert!(parse_clue_range(bad).is_err(), "{bad}");
+        }
+        for bad in [
+            &["generate", "--no-grade", "--level", "easy"][..],
+            &["generate", "--level", "easy", "--er", "1.0..2.0"],
+            &["generate", "--symmetry", "rot45"],
+            &["generate", "--max-attempts", "0"],
+            &["generate", "-n", "-1"],
+        ] {
+            let mut v = vec!["sudoku-batch"];
+            v.extend_from_slice(bad);
+            assert!(Cli::try_parse_from(v).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn each_minimize_flag_parses() {
+        let Command::Minimize(m) = Cli::try_parse_from([
+            "sudoku-batch",
+            "minimize",
+            "in.txt",
+            "-o",
+            "out.tsv",
+            "-j",
+            "2",
+            "--format",
+            "tsv",
+            "--no-header",
+            "--input-format",
+            "line",
+            "-q",
+            "--summary-json",
+            "s.json",
+        ])
+        .unwrap()
+        .command
+        else {
+            panic!("not minimize")
+        };
+        assert_eq!(m.input, PathBuf::from("in.txt"));
+        assert_eq!(m.output, Some(PathBuf::from("out.tsv")));
+        assert_eq!((m.threads, m.format), (2, FormatArg::Tsv));
+        assert_eq!(m.input_format, InputFormatArg::Line);
+        assert!(m.no_header && m.quiet);
+        assert_eq!(m.summary_json, Some(PathBuf::from("s.json")));
+        assert!(Cli::try_parse_from(["sudoku-batch", "minimize"]).is_err());
     }
 }

@@ -3,10 +3,11 @@
 use std::path::{Path, PathBuf};
 
 use crate::cli::{
-    BenchArgs, ExplainArgs, ExplainFormatArg, FormatArg, InputFormatArg, Shard, SolveArgs,
-    VariantArg,
+    BenchArgs, ExplainArgs, ExplainFormatArg, FormatArg, GenerateArgs, InputFormatArg, LevelArg,
+    MinimizeArgs, Shard, SolveArgs, SymmetryArg, VariantArg,
 };
 use crate::core::Grid;
+use crate::core::generator::{ErRange, Symmetry, SymmetryChoice, Target};
 use crate::core::samurai::SamuraiGrid;
 use crate::core::samurai::format::{self, SamuraiForm};
 use crate::error::Error;
@@ -258,6 +259,183 @@ impl BenchConfig {
             limit: a.limit,
             threads: a.threads,
             samurai: a.variant == VariantArg::Samurai,
+        })
+    }
+}
+
+fn output_spec(o: &Option<PathBuf>) -> OutputSpec {
+    match o {
+        None => OutputSpec::Stdout,
+        Some(p) if is_dash(p) => OutputSpec::Stdout,
+        Some(p) => OutputSpec::File(p.clone()),
+    }
+}
+
+fn output_format(f: FormatArg) -> OutputFormat {
+    match f {
+        FormatArg::Csv => OutputFormat::Csv,
+        FormatArg::Tsv => OutputFormat::Tsv,
+        FormatArg::Jsonl => OutputFormat::Jsonl,
+    }
+}
+
+/// Everything `generate` needs, checked.
+#[derive(Clone, Debug)]
+pub struct GenerateConfig {
+    /// Puzzles in the whole run (indices `0..count`).
+    pub count: u64,
+    /// The run's seed.
+    pub seed: u64,
+    /// True when the seed was drawn at random (it is printed in the summary).
+    pub seed_drawn: bool,
+    /// Grade puzzles (fill the rating columns, allow ER targets).
+    pub grade: bool,
+    /// Work budget per grading.
+    pub grade_budget: u64,
+    /// What a puzzle must satisfy.
+    pub target: Target,
+    /// Output.
+    pub output: OutputSpec,
+    /// Worker threads; 0 = rayon's default.
+    pub threads: usize,
+    /// Row encoding.
+    pub format: OutputFormat,
+    /// Write a header line (shard 0 only).
+    pub header: bool,
+    /// Make only this shard of the indices.
+    pub shard: Option<Shard>,
+    /// No progress bar and no summary.
+    pub quiet: bool,
+    /// Where to write the JSON summary.
+    pub summary_json: Option<PathBuf>,
+}
+
+/// The ER range of a level, in tenths (the thresholds of `level` in `solve`).
+pub fn level_range(level: LevelArg) -> ErRange {
+    let (min, max) = match level {
+        LevelArg::Easy => (0, 15),
+        LevelArg::Medium => (16, 25),
+        LevelArg::Hard => (26, 44),
+        LevelArg::Fiendish => (45, 62),
+        LevelArg::Diabolical => (63, 89),
+        LevelArg::Extreme => (90, ErRange::OPEN),
+    };
+    ErRange { min, max }
+}
+
+impl GenerateConfig {
+    /// Builds and checks the settings; draws a seed when none is given.
+    pub fn from_args(a: &GenerateArgs) -> Result<GenerateConfig, Error> {
+        let er = match (a.level, a.er) {
+            (Some(l), _) => Some(level_range(l)),
+            (None, Some((min, max))) => Some(ErRange {
+                min,
+                max: max.unwrap_or(ErRange::OPEN),
+            }),
+            (None, None) => None,
+        };
+        if a.no_grade && er.is_some() {
+            return Err(Error::Usage(
+                "--level and --er need grading; drop --no-grade".into(),
+            ));
+        }
+        let (min_clues, max_clues) = a.clues.unwrap_or((0, 81));
+        let symmetry = match a.symmetry {
+            SymmetryArg::None => SymmetryChoice::Fixed(Symmetry::None),
+            SymmetryArg::Rot180 => SymmetryChoice::Fixed(Symmetry::Rot180),
+            SymmetryArg::Rot90 => SymmetryChoice::Fixed(Symmetry::Rot90),
+            SymmetryArg::Mirror => SymmetryChoice::Fixed(Symmetry::Mirror),
+            SymmetryArg::Flip => SymmetryChoice::Fixed(Symmetry::Flip),
+            SymmetryArg::Diagonal => SymmetryChoice::Fixed(Symmetry::Diagonal),
+            SymmetryArg::Antidiagonal => SymmetryChoice::Fixed(Symmetry::AntiDiagonal),
+            SymmetryArg::Random => SymmetryChoice::Random,
+        };
+        let (seed, seed_drawn) = match a.seed {
+            Some(s) => (s, false),
+            None => (rand::random::<u64>(), true),
+        };
+        Ok(GenerateConfig {
+            count: a.count,
+            seed,
+            seed_drawn,
+            grade: !a.no_grade,
+            grade_budget: a.grade_budget,
+            target: Target {
+                symmetry,
+                min_clues,
+                max_clues,
+                minimal: a.minimal,
+                er,
+                max_attempts: a.max_attempts,
+                steer: !a.blind,
+            },
+            output: output_spec(&a.output),
+            threads: a.threads,
+            format: output_format(a.format),
+            header: !a.no_header,
+            shard: a.shard,
+            quiet: a.quiet,
+            summary_json: a.summary_json.clone(),
+        })
+    }
+}
+
+/// Everything `minimize` needs, checked.
+#[derive(Clone, Debug)]
+pub struct MinimizeConfig {
+    /// Input.
+    pub input: InputSpec,
+    /// Output.
+    pub output: OutputSpec,
+    /// Worker threads; 0 = rayon's default.
+    pub threads: usize,
+    /// Row encoding.
+    pub format: OutputFormat,
+    /// Write a header line.
+    pub header: bool,
+    /// Input record layout.
+    pub input_format: InputFormat,
+    /// No progress bar and no summary.
+    pub quiet: bool,
+    /// Where to write the JSON summary.
+    pub summary_json: Option<PathBuf>,
+}
+
+impl MinimizeConfig {
+    /// Builds and checks the settings.
+    pub fn from_args(a: &MinimizeArgs) -> Result<MinimizeConfig, Error> {
+        let input = if is_dash(&a.input) {
+            InputSpec::Stdin
+        } else {
+            InputSpec::File(a.input.clone())
+        };
+        let output = output_spec(&a.output);
+        if let (InputSpec::File(i), OutputSpec::File(o)) = (&input, &output) {
+            let same = match (i.canonicalize(), o.canonicalize()) {
+                (Ok(a), Ok(b)) => a == b,
+                _ => i == o,
+            };
+            if same {
+                return Err(Error::Usage(format!(
+                    "output {} is the input file; choose another output",
+                    o.display()
+                )));
+            }
+        }
+        Ok(MinimizeConfig {
+            input,
+            output,
+            threads: a.threads,
+            format: output_format(a.format),
+            header: !a.no_header,
+            input_format: match a.input_format {
+                InputFormatArg::Auto => InputFormat::Auto,
+                InputFormatArg::Line => InputFormat::Line,
+                InputFormatArg::Csv => InputFormat::Csv,
+                InputFormatArg::Grid => InputFormat::Grid,
+            },
+            quiet: a.quiet,
+            summary_json: a.summary_json.clone(),
         })
     }
 }

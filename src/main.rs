@@ -7,7 +7,10 @@ use std::sync::atomic::AtomicBool;
 
 use clap::{CommandFactory, Parser};
 use sudoku_batch::cli::{Cli, Command};
-use sudoku_batch::config::{BenchConfig, ExplainConfig, SolveConfig};
+use sudoku_batch::config::{
+    BenchConfig, ExplainConfig, GenerateConfig, MinimizeConfig, SolveConfig,
+};
+use sudoku_batch::core::generator::Unrated;
 use sudoku_batch::pipeline::{self, RunEnd};
 
 /// Exit code for a `--strict` run stopped by a record that is not uniquely solvable.
@@ -26,6 +29,50 @@ fn main() -> ExitCode {
             };
             let interrupt = install_signal_handlers();
             match pipeline::solve::run(&cfg, interrupt) {
+                Ok((summary, end)) => finish(
+                    end,
+                    &cfg.input.display_name(),
+                    summary.text(),
+                    summary.json(),
+                    cfg.quiet,
+                    cfg.summary_json.as_deref(),
+                    summary.stats.records,
+                ),
+                Err(e) => fail(&e),
+            }
+        }
+        Command::Generate(args) => {
+            let cfg = match GenerateConfig::from_args(&args) {
+                Ok(c) => c,
+                Err(e) => return fail(&e),
+            };
+            let interrupt = install_signal_handlers();
+            let result = if cfg.grade {
+                let budget = cfg.grade_budget;
+                pipeline::generate::run(&cfg, || pipeline::generate::Graded::new(budget), interrupt)
+            } else {
+                pipeline::generate::run(&cfg, || Unrated, interrupt)
+            };
+            match result {
+                Ok((summary, end)) => finish(
+                    end,
+                    "generate",
+                    summary.text(),
+                    summary.json(),
+                    cfg.quiet,
+                    cfg.summary_json.as_deref(),
+                    summary.stats.generated,
+                ),
+                Err(e) => fail(&e),
+            }
+        }
+        Command::Minimize(args) => {
+            let cfg = match MinimizeConfig::from_args(&args) {
+                Ok(c) => c,
+                Err(e) => return fail(&e),
+            };
+            let interrupt = install_signal_handlers();
+            match pipeline::minimize::run(&cfg, interrupt) {
                 Ok((summary, end)) => finish(
                     end,
                     &cfg.input.display_name(),

@@ -4,6 +4,7 @@
 //! the memory and pass it in.
 
 pub mod bitboard;
+pub mod generator;
 pub mod grader;
 pub mod grid;
 pub mod index;

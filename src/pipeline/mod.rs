@@ -4,6 +4,8 @@
 pub mod bench;
 pub mod engine;
 pub mod explain;
+pub mod generate;
+pub mod minimize;
 pub mod progress;
 pub mod samurai;
 pub mod solve;

@@ -56,13 +56,13 @@ pub struct SolveWorker {
 }
 
 /// What went wrong with a record, located.
-struct Invalid {
-    line: u64,
-    col: usize,
+pub(crate) struct Invalid {
+    pub(crate) line: u64,
+    pub(crate) col: usize,
 }
 
 /// Reads the cells of a record. On failure, writes the reason into `msg` and returns where.
-fn parse_record(rec: &Record<'_>, msg: &mut String) -> Result<(Grid, usize), Invalid> {
+pub(crate) fn parse_record(rec: &Record<'_>, msg: &mut String) -> Result<(Grid, usize), Invalid> {
     use std::fmt::Write;
     if let Some((line, col, why)) = rec.fault {
         msg.push_str(why);
@@ -405,7 +405,7 @@ pub fn open_output(spec: &OutputSpec) -> Result<Sink, Error> {
 
 /// Chooses the record format from the setting and the start of the input. Returns the
 /// format and how many bytes (a CSV header) to skip.
-fn resolve_format(setting: InputFormat, start: &[u8]) -> (RecordFormat, usize) {
+pub(crate) fn resolve_format(setting: InputFormat, start: &[u8]) -> (RecordFormat, usize) {
     let (detected, skip) = records::detect(start);
     match setting {
         InputFormat::Auto => (detected, skip),

@@ -1,0 +1,466 @@
+//! `generate`: puzzles `lo..hi` of a run (all of `0..count`, or one shard), made by
+//! per-worker [`Generator`]s in ordered windows and written one row per puzzle in index
+//! order.
+//!
+//! Puzzle `i` depends only on the seed, `i` and the target (see
+//! [`crate::core::generator`]), so the bytes are the same for any thread count, and the
+//! shards of a run concatenate to the unsharded output. A puzzle that cannot be made within
+//! `--max-attempts` stops the run with an error after the rows before it are written.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::config::{GenerateConfig, OutputSpec};
+use crate::core::generator::{ErScore, GenerateError, Generator, Rate, Unrated};
+use crate::core::grader::{Grader, Outcome, Rating};
+use crate::core::grid::Grid;
+use crate::error::Error;
+use crate::io::{Field, RowEncoder};
+
+use super::RunEnd;
+use super::engine::{Block, Engine, Writer};
+use super::progress::Progress;
+use super::solve::open_output;
+use super::summary::{GradeStats, LEVELS};
+
+/// Puzzles per window: rows buffered between the workers and the writer.
+pub const WINDOW: usize = 4096;
+
+/// The output columns of `generate`, in order.
+pub const GENERATE_COLUMNS: &[&str] = &[
+    "index", "puzzle", "solution", "clues", "er", "ep", "ed", "level", "hardest", "symmetry",
+];
+
+/// A rater as `generate` uses it: rates puzzles ([`Rate`]), fills the rating columns and
+/// counts ratings for the summary.
+pub trait RowRater: Rate + Send {
+    /// Fills `er`, `ep`, `ed`, `level`, `hardest` for `rating` (text in `bufs`).
+    fn columns<'a>(
+        rating: &'a Self::Rating,
+        bufs: &'a mut [[u8; 8]; 3],
+        fields: &mut [Field<'a>; 5],
+    );
+
+    /// Counts `rating` in the summary's histogram.
+    fn tally(rating: &Self::Rating, grades: &mut GradeStats);
+}
+
+impl RowRater for Unrated {
+    fn columns<'a>(_rating: &'a (), _bufs: &'a mut [[u8; 8]; 3], fields: &mut [Field<'a>; 5]) {
+        *fields = [Field::Null; 5];
+    }
+
+    fn tally(_rating: &(), _grades: &mut GradeStats) {}
+}
+
+/// The grader as `generate`'s rater: rates with a work budget per puzzle.
+#[derive(Clone, Debug)]
+pub struct Graded {
+    grader: Grader,
+    budget: u64,
+}
+
+impl Graded {
+    /// A rater with a fresh grader and `budget` work units per puzzle.
+    pub fn new(budget: u64) -> Graded {
+        Graded {
+            grader: Grader::new(),
+            budget,
+        }
+    }
+}
+
+impl Rate for Graded {
+    type Rating = Rating;
+
+    fn rate(&mut self, puzzle: &Grid, solution: &Grid) -> Rating {
+        let mut r = Rating::default();
+        self.grader
+            .rate(puzzle, Some(solution), self.budget, &mut r);
+        r
+    }
+
+    /// ER, exact when the grading went to the end; none for an invalid grading (which a
+    /// unique puzzle never gets: such a puzzle is rejected by an ER target).
+    fn er(r: &Rating) -> Option<ErScore> {
+        (r.outcome != Outcome::Invalid).then_some(ErScore {
+            tenths: u16::from(r.er),
+            exact: r.complete,
+        })
+    }
+}
+
+impl RowRater for Graded {
+    fn columns<'a>(r: &'a Rating, bufs: &'a mut [[u8; 8]; 3], fields: &mut [Field<'a>; 5]) {
+        *fields = [Field::Null; 5];
+        if r.outcome == Outcome::Invalid {
+            return;
+        }
+        let [er, ep, ed] = bufs;
+        let n = r.er_shown().write_to(er);
+        fields[0] = Field::Raw(&er[..n]);
+        let n = r.ep_shown().write_to(ep);
+        fields[1] = Field::Raw(&ep[..n]);
+        let n = r.ed_shown().write_to(ed);
+        fields[2] = Field::Raw(&ed[..n]);
+        fields[3] = Field::Text(r.level().as_bytes());
+        if r.complete && r.steps > 0 {
+            fields[4] = Field::Text(r.hardest.name().as_bytes());
+        }
+    }
+
+    fn tally(r: &Rating, grades: &mut GradeStats) {
+        if r.outcome != Outcome::Invalid {
+            grades.add(r);
+        }
+    }
+}
+
+/// Counts for a `generate` run; blocks keep their own and are merged in order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct GenerateStats {
+    /// Puzzles written.
+    pub generated: u64,
+    /// Candidates tried for them (each written puzzle counts itself too).
+    pub tried: u64,
+    /// Clues over all written puzzles.
+    pub clues: u64,
+    /// Grading: written puzzles per level, lower bounds, and the techniques that set ER.
+    pub grades: GradeStats,
+    /// The first puzzle that could not be made.
+    #[serde(skip)]
+    pub failure: Option<GenerateError>,
+}
+
+impl GenerateStats {
+    /// Adds another block's counts (keeps the first failure).
+    pub fn merge(&mut self, o: &GenerateStats) {
+        self.generated += o.generated;
+        self.tried += o.tried;
+        self.clues += o.clues;
+        self.grades.merge(&o.grades);
+        if self.failure.is_none() {
+            self.failure = o.failure;
+        }
+    }
+}
+
+/// Per-worker scratch: the generator and the rater.
+#[derive(Debug)]
+pub struct GenerateWorker<R> {
+    generator: Generator,
+    rater: R,
+}
+
+impl<R: RowRater> GenerateWorker<R> {
+    /// A worker with a fresh generator and `rater`.
+    pub fn new(rater: R) -> GenerateWorker<R> {
+        GenerateWorker {
+            generator: Generator::new(),
+            rater,
+        }
+    }
+
+    /// Makes puzzle `index` and appends its row; on failure records it and makes nothing
+    /// more in this block (the rows before it stay).
+    pub fn process(
+        &mut self,
+        index: u64,
+        cfg: &GenerateConfig,
+        enc: &RowEncoder,
+        block: &mut Block<GenerateStats>,
+    ) {
+        if block.stats.failure.is_some() {
+            return;
+        }
+        let made = match self
+            .generator
+            .generate(&mut self.rater, &cfg.target, cfg.seed, index)
+        {
+            Ok(m) => m,
+            Err(e) => {
+                block.stats.tried += e.attempts;
+                block.stats.failure = Some(e);
+                return;
+            }
+        };
+        let stats = &mut block.stats;
+        stats.generated += 1;
+        stats.tried += made.attempts;
+        stats.clues += u64::from(made.clues);
+        let puzzle = made.puzzle.to_line_bytes();
+        let solution = made.solution.to_line_bytes();
+        let mut bufs = [[0u8; 8]; 3];
+        let mut rating = [Field::Null; 5];
+        R::columns(&made.rating, &mut bufs, &mut rating);
+        R::tally(&made.rating, &mut stats.grades);
+        let [er, ep, ed, level, hardest] = rating;
+        enc.write_row(
+            &mut block.out,
+            &[
+                Field::Int(index),
+                Field::Text(&puzzle),
+                Field::Text(&solution),
+                Field::Int(u64::from(made.clues)),
+                er,
+                ep,
+                ed,
+                level,
+                hardest,
+                Field::Text(made.symmetry.name().as_bytes()),
+            ],
+        );
+    }
+}
+
+/// The end-of-run summary of `generate`.
+#[derive(Clone, Debug, Serialize)]
+pub struct GenerateSummary {
+    /// Output name (`<stdout>` for standard output).
+    pub output: String,
+    /// The seed (give it with `--seed` to repeat the run).
+    pub seed: u64,
+    /// The indices made: `first..=last` (empty when nothing was asked).
+    pub first_index: u64,
+    /// One past the last index asked for.
+    pub end_index: u64,
+    /// Counts.
+    #[serde(flatten)]
+    pub stats: GenerateStats,
+    /// True when puzzles were graded.
+    pub graded: bool,
+    /// Wall-clock seconds.
+    pub elapsed_seconds: f64,
+    /// Puzzles written per second of wall-clock time.
+    pub puzzles_per_second: f64,
+    /// Candidates tried per written puzzle.
+    pub tried_per_puzzle: f64,
+    /// Worker threads.
+    pub threads: usize,
+    /// True if the run was interrupted.
+    pub interrupted: bool,
+}
+
+impl GenerateSummary {
+    fn new(
+        cfg: &GenerateConfig,
+        (lo, hi): (u64, u64),
+        stats: GenerateStats,
+        elapsed: Duration,
+        threads: usize,
+        interrupted: bool,
+    ) -> GenerateSummary {
+        let secs = elapsed.as_secs_f64();
+        let n = stats.generated as f64;
+        GenerateSummary {
+            output: match &cfg.output {
+                OutputSpec::Stdout => "<stdout>".to_string(),
+                OutputSpec::File(p) => p.display().to_string(),
+            },
+            seed: cfg.seed,
+            first_index: lo,
+            end_index: hi,
+            graded: cfg.grade,
+            elapsed_seconds: secs,
+            puzzles_per_second: if secs > 0.0 { n / secs } else { 0.0 },
+            tried_per_puzzle: if n > 0.0 { stats.tried as f64 / n } else { 0.0 },
+            stats,
+            threads,
+            interrupted,
+        }
+    }
+
+    /// The short text form for stderr.
+    pub fn text(&self) -> String {
+        let s = &self.stats;
+        let mut t = format!(
+            "{} puzzles generated ({} candidates tried, {:.2} per puzzle), seed {}",
+            s.generated, s.tried, self.tried_per_puzzle, self.seed
+        );
+        if s.generated > 0 {
+            t.push_str(&format!(
+                ", {:.2} clues on average",
+                s.clues as f64 / s.generated as f64
+            ));
+        }
+        t.push_str(&format!(
+            "\n{:.2} s, {:.0} puzzles/s, {} thread{}",
+            self.elapsed_seconds,
+            self.puzzles_per_second,
+            self.threads,
+            if self.threads == 1 { "" } else { "s" }
+        ));
+        let g = &s.grades;
+        if g.graded > 0 {
+            t.push_str("\nlevels:");
+            for (i, (l, n)) in LEVELS.iter().zip(g.levels).enumerate() {
+                t.push_str(&format!("{} {n} {l}", if i == 0 { "" } else { "," }));
+            }
+            if g.lower_bounds > 0 {
+                t.push_str(&format!(" ({} lower bounds)", g.lower_bounds));
+            }
+        }
+        t
+    }
+
+    /// The JSON form.
+    pub fn json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    }
+}
+
+/// The indices this run makes: all of `0..count`, or shard K of N:
+/// `K*count/N .. (K+1)*count/N`.
+pub fn index_range(cfg: &GenerateConfig) -> (u64, u64) {
+    match cfg.shard {
+        None => (0, cfg.count),
+        Some(s) => {
+            let cut = |k: u64| (u128::from(cfg.count) * u128::from(k) / u128::from(s.count)) as u64;
+            (cut(s.index), cut(s.index + 1))
+        }
+    }
+}
+
+/// The message for a puzzle that could not be made.
+fn failure_message(e: &GenerateError) -> String {
+    format!(
+        "{e}. The target is too narrow for --max-attempts {}: widen --level/--er/--clues, \
+         drop --minimal or a symmetry, or raise --max-attempts",
+        e.target.max_attempts
+    )
+}
+
+/// Runs `generate` with a rater made by `make_rater` for every worker.
+pub fn run<R: RowRater>(
+    cfg: &GenerateConfig,
+    make_rater: impl Fn() -> R,
+    interrupt: Arc<AtomicBool>,
+) -> Result<(GenerateSummary, RunEnd), Error> {
+    let start = Instant::now();
+    let (lo, hi) = index_range(cfg);
+    let sink = open_output(&cfg.output)?;
+    let out_path: std::path::PathBuf = match (sink.partial_path(), &cfg.output) {
+        (Some(p), _) => p.to_path_buf(),
+        (None, OutputSpec::File(p)) => p.clone(),
+        (None, OutputSpec::Stdout) => "<stdout>".into(),
+    };
+    let enc = RowEncoder::new(cfg.format, GENERATE_COLUMNS.to_vec());
+    let mut header = Vec::new();
+    if cfg.header && cfg.shard.is_none_or(|s| s.index == 0) {
+        enc.write_header(&mut header);
+    }
+    let engine = Engine::new(cfg.threads, Arc::clone(&interrupt), || {
+        GenerateWorker::new(make_rater())
+    })
+    .map_err(|e| Error::Usage(format!("cannot start worker threads: {e}")))?;
+    let mut writer: Writer<GenerateStats> = Writer::spawn(sink, header);
+    let progress = Progress::new(!cfg.quiet, Some(hi - lo), "puzzles");
+    let mut stats = GenerateStats::default();
+    let mut end = RunEnd::Completed;
+    let mut next = lo;
+    while next < hi {
+        if engine.interrupted() {
+            end = RunEnd::Interrupted;
+            break;
+        }
+        if writer.failed() {
+            break;
+        }
+        let n = (hi - next).min(WINDOW as u64) as usize;
+        let base = next;
+        let mut blocks = writer.take_blocks();
+        engine.run(
+            n,
+            &mut blocks,
+            |w: &mut GenerateWorker<R>, i, block| w.process(base + i as u64, cfg, &enc, block),
+            |i, block| {
+                // A panic is a bug; stop the run at this puzzle like a failure.
+                let index = base + i as u64;
+                block.stats.failure = Some(GenerateError {
+                    index,
+                    attempts: 0,
+                    rejections: Default::default(),
+                    closest: None,
+                    target: cfg.target,
+                });
+            },
+        );
+        // After a failure, the blocks behind the failing one are dropped.
+        if let Some(k) = blocks.iter().position(|b| b.stats.failure.is_some()) {
+            for b in &mut blocks[k + 1..] {
+                b.done = false;
+            }
+        }
+        let mut complete = true;
+        for b in &blocks {
+            if !b.done {
+                complete = false;
+                break;
+            }
+            stats.merge(&b.stats);
+        }
+        writer.send(blocks);
+        if stats.failure.is_some() {
+            break;
+        }
+        if !complete {
+            end = RunEnd::Interrupted;
+            break;
+        }
+        next += n as u64;
+        let tried = format!("puzzles ({} tried)", stats.tried);
+        progress.update(next - lo, stats.generated, &tried);
+    }
+    progress.finish();
+    let (sink, write_result) = writer.finish();
+    if let Err(e) = write_result {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            let s = GenerateSummary::new(cfg, (lo, hi), stats, start.elapsed(), 0, true);
+            return Ok((s, RunEnd::BrokenPipe));
+        }
+        return Err(Error::Output {
+            path: out_path,
+            source: e,
+        });
+    }
+    if let Some(f) = &stats.failure {
+        let msg = if f.attempts == 0 {
+            format!("puzzle {}: internal error while generating it", f.index)
+        } else {
+            failure_message(f)
+        };
+        return Err(Error::Usage(format!(
+            "{msg} (the {} rows before it were written{})",
+            stats.generated,
+            match &cfg.output {
+                OutputSpec::File(p) => format!(" to {}", out_path_partial(p).display()),
+                OutputSpec::Stdout => String::new(),
+            }
+        )));
+    }
+    if end == RunEnd::Completed
+        && let Some(sink) = sink
+    {
+        sink.finish().map_err(|e| Error::Output {
+            path: out_path.clone(),
+            source: e,
+        })?;
+    }
+    let interrupted = end != RunEnd::Completed;
+    let s = GenerateSummary::new(
+        cfg,
+        (lo, hi),
+        stats,
+        start.elapsed(),
+        engine.threads(),
+        interrupted,
+    );
+    Ok((s, end))
+}
+
+fn out_path_partial(p: &std::path::Path) -> std::path::PathBuf {
+    crate::io::output::partial_path(p)
+}
