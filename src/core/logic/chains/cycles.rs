@@ -1,0 +1,531 @@
+//! Static chains from one candidate: bidirectional cycles (X-, Y- and XY-cycles) and
+//! forcing chains (forcing X-chains and forcing chains with X- and Y-links), the first
+//! chaining level of Sudoku Explainer (`Chaining(false, false, false, 0)`,
+//! `getLoopHintList`, `doUnaryChaining`, `doCycles`, `doForcingChains`).
+//!
+//! Links: "on" to "off" (a placed digit removes the cell's other candidates, with Y-links,
+//! and its other places in the box, row and column) and "off" to "on" (a cell left with
+//! one candidate, with Y-links; a house left with one place, with X-links), always on the
+//! grid as it is (static chains).
+//!
+//! Three passes, as SE: X-links only (X-cycles, forcing X-chains), Y-links only (Y-cycles,
+//! from bivalue cells only) and both (XY-cycles, forcing chains). From every candidate of
+//! every cell with two or more candidates, in reading order:
+//!
+//! - *cycles*: a breadth-first search where "on" potentials are kept once but "off"
+//!   potentials once per parent (unless the potential is one of that parent's ancestors);
+//!   every "off" potential met from the second round on that implies the starting
+//!   candidate closes a cycle. The cycle removes, from cells outside it, each digit seen by
+//!   an "on" node of the cycle and by an "off" node of the same digit (the reversed cycle).
+//! - *forcing chains*: a plain breadth-first search from the candidate assumed on (a chain
+//!   reaching its "off": the candidate goes) and from it assumed off (reaching its "on":
+//!   the digit is placed).
+//!
+//! A cycle's complexity is its number of distinct potentials, a forcing chain's its number
+//! of potentials (both ends included).
+
+use super::potentials::{
+    Bits, Cands, Cause, Implied, NONE, cell_of, digit_of, off_to_on, on_to_off,
+};
+use super::{Hint, Sink, rule_parents_of};
+use crate::core::bitboard::{CellSet, DigitSet};
+use crate::core::index::{Cell, Digit, PEERS};
+use crate::core::logic::{Budget, Technique, Tenths, length_bonus};
+
+/// One potential of a static search: candidate, polarity, cause and the one parent.
+#[derive(Clone, Copy, Debug)]
+struct CNode {
+    cand: u16,
+    on: bool,
+    cause: Cause,
+    parent: u32,
+}
+
+/// Working memory of the static searches, reused from candidate to candidate.
+#[derive(Clone, Debug)]
+pub(crate) struct CycleScratch {
+    nodes: Vec<CNode>,
+    on_idx: Vec<u32>,
+    off_idx: Vec<u32>,
+    pend_on: Vec<u32>,
+    pend_off: Vec<u32>,
+    /// Cycles found: the closing "off" node and the cause of its link back to the start.
+    found: Vec<(u32, Cause)>,
+}
+
+impl Default for CycleScratch {
+    fn default() -> Self {
+        CycleScratch::new()
+    }
+}
+
+/// Cycle and forcing chain passes: (Y-links, X-links).
+const PASSES: [(bool, bool); 3] = [(false, true), (true, false), (true, true)];
+
+impl CycleScratch {
+    /// Fresh scratch.
+    pub(crate) fn new() -> CycleScratch {
+        CycleScratch {
+            nodes: Vec::with_capacity(32 * 729),
+            on_idx: vec![NONE; 729],
+            off_idx: vec![NONE; 729],
+            pend_on: Vec::with_capacity(729),
+            pend_off: Vec::with_capacity(32 * 729),
+            found: Vec::with_capacity(256),
+        }
+    }
+
+    fn reset(&mut self) {
+        for n in &self.nodes {
+            self.on_idx[n.cand as usize] = NONE;
+            self.off_idx[n.cand as usize] = NONE;
+        }
+        self.nodes.clear();
+        self.pend_on.clear();
+        self.pend_off.clear();
+        self.found.clear();
+    }
+
+    #[inline]
+    fn push(&mut self, cand: u16, on: bool, cause: Cause, parent: u32) -> u32 {
+        let i = self.nodes.len() as u32;
+        self.nodes.push(CNode {
+            cand,
+            on,
+            cause,
+            parent,
+        });
+        i
+    }
+
+    /// True when the "off" potential `cand` is `p` or one of its ancestors (SE `isParent`
+    /// looks at the ancestors; `p` itself is "on" so never equal).
+    #[inline]
+    fn is_ancestor_off(&self, p: u32, cand: u16) -> bool {
+        let mut i = self.nodes[p as usize].parent;
+        while i != NONE {
+            let n = &self.nodes[i as usize];
+            if n.cand == cand && !n.on {
+                return true;
+            }
+            i = n.parent;
+        }
+        false
+    }
+
+    /// SE `doCycles` from `start` assumed on, up to `max_rounds` rounds (a cycle closed in
+    /// round `t` has `2t` potentials). Fills `found`.
+    fn cycles(
+        &mut self,
+        cur: &Cands,
+        start: u16,
+        y: bool,
+        x: bool,
+        max_rounds: u32,
+        budget: &mut Budget,
+    ) -> bool {
+        self.reset();
+        let root = self.push(start, true, Cause::Assumption, NONE);
+        self.on_idx[start as usize] = root;
+        self.pend_on.push(root);
+        let mut round = 0u32;
+        let mut out = [Implied::default(); 4];
+        while !self.pend_on.is_empty() {
+            round += 1;
+            if round > max_rounds {
+                break;
+            }
+            // "On" potentials of this round imply "off" ones, kept once per parent.
+            let mut k = 0;
+            while k < self.pend_on.len() {
+                let p = self.pend_on[k];
+                k += 1;
+                let pc = self.nodes[p as usize].cand;
+                let mut tmp = std::mem::take(&mut self.pend_off);
+                on_to_off(cur, pc, y, |q, cause| {
+                    if !self.is_ancestor_off(p, q) {
+                        let i = self.nodes.len() as u32;
+                        self.nodes.push(CNode {
+                            cand: q,
+                            on: false,
+                            cause,
+                            parent: p,
+                        });
+                        tmp.push(i);
+                    }
+                });
+                self.pend_off = tmp;
+            }
+            self.pend_on.clear();
+            if !budget.charge(self.pend_off.len() as u64 / 4 + 1) {
+                return false;
+            }
+            // "Off" potentials imply "on" ones, kept once; reaching the start closes a
+            // cycle from the second round on.
+            let mut k = 0;
+            while k < self.pend_off.len() {
+                let e = self.pend_off[k];
+                k += 1;
+                let ec = self.nodes[e as usize].cand;
+                let n = off_to_on(cur, cur, ec, y, x, &mut out);
+                for imp in &out[..n] {
+                    if round >= 2 && imp.cand == start {
+                        self.found.push((e, imp.cause()));
+                    }
+                    if self.on_idx[imp.cand as usize] == NONE {
+                        let i = self.push(imp.cand, true, imp.cause(), e);
+                        self.on_idx[imp.cand as usize] = i;
+                        self.pend_on.push(i);
+                    }
+                }
+            }
+            self.pend_off.clear();
+        }
+        true
+    }
+
+    /// SE `doForcingChains` from `start` assumed on (`start_on`) or off: the node reaching
+    /// the opposite of the start, if any within `max_len` potentials.
+    fn forcing(
+        &mut self,
+        cur: &Cands,
+        start: u16,
+        start_on: bool,
+        y: bool,
+        max_len: u32,
+        budget: &mut Budget,
+    ) -> Result<Option<u32>, ()> {
+        self.reset();
+        let root = self.push(start, start_on, Cause::Assumption, NONE);
+        if start_on {
+            self.on_idx[start as usize] = root;
+            self.pend_on.push(root);
+        } else {
+            self.off_idx[start as usize] = root;
+            self.pend_off.push(root);
+        }
+        // Potentials of the layer being processed are at distance `layer` from the start;
+        // what they imply has `layer + 2` potentials in its chain.
+        let mut layer = 0u32;
+        let mut out = [Implied::default(); 4];
+        while !self.pend_on.is_empty() || !self.pend_off.is_empty() {
+            if !self.pend_on.is_empty() {
+                if layer + 2 > max_len {
+                    return Ok(None);
+                }
+                let mut k = 0;
+                let mut target = NONE;
+                while k < self.pend_on.len() && target == NONE {
+                    let p = self.pend_on[k];
+                    k += 1;
+                    let pc = self.nodes[p as usize].cand;
+                    let mut tmp = std::mem::take(&mut self.pend_off);
+                    on_to_off(cur, pc, y, |q, cause| {
+                        if target != NONE {
+                            return;
+                        }
+                        if start_on && q == start {
+                            let i = self.nodes.len() as u32;
+                            self.nodes.push(CNode {
+                                cand: q,
+                                on: false,
+                                cause,
+                                parent: p,
+                            });
+                            target = i;
+                            return;
+                        }
+                        if self.off_idx[q as usize] == NONE {
+                            let i = self.nodes.len() as u32;
+                            self.nodes.push(CNode {
+                                cand: q,
+                                on: false,
+                                cause,
+                                parent: p,
+                            });
+                            self.off_idx[q as usize] = i;
+                            tmp.push(i);
+                        }
+                    });
+                    self.pend_off = tmp;
+                }
+                if target != NONE {
+                    return Ok(Some(target));
+                }
+                self.pend_on.clear();
+                layer += 1;
+            }
+            if !budget.charge(self.pend_off.len() as u64 / 4 + 1) {
+                return Err(());
+            }
+            if !self.pend_off.is_empty() {
+                if layer + 2 > max_len {
+                    return Ok(None);
+                }
+                let mut k = 0;
+                while k < self.pend_off.len() {
+                    let e = self.pend_off[k];
+                    k += 1;
+                    let ec = self.nodes[e as usize].cand;
+                    let n = off_to_on(cur, cur, ec, y, true, &mut out);
+                    for imp in &out[..n] {
+                        if !start_on && imp.cand == start {
+                            let i = self.push(imp.cand, true, imp.cause(), e);
+                            return Ok(Some(i));
+                        }
+                        if self.on_idx[imp.cand as usize] == NONE {
+                            let i = self.push(imp.cand, true, imp.cause(), e);
+                            self.on_idx[imp.cand as usize] = i;
+                            self.pend_on.push(i);
+                        }
+                    }
+                }
+                self.pend_off.clear();
+                layer += 1;
+            }
+        }
+        Ok(None)
+    }
+
+    /// Number of potentials from node `i` up to the start, both included.
+    fn depth(&self, mut i: u32) -> u32 {
+        let mut n = 0;
+        while i != NONE {
+            n += 1;
+            i = self.nodes[i as usize].parent;
+        }
+        n
+    }
+}
+
+/// A cheap 64-bit mix for fingerprints.
+#[inline]
+pub(crate) fn mix(h: u64, v: u64) -> u64 {
+    (h ^ v.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        .rotate_left(27)
+        .wrapping_mul(0x94D0_49BB_1331_11EB)
+}
+
+/// Runs SE's first chaining level on `cur` and offers every hint to `sink`. False when
+/// the budget ran out.
+pub(crate) fn search(
+    cur: &Cands,
+    sc: &mut CycleScratch,
+    sink: &mut Sink,
+    budget: &mut Budget,
+) -> bool {
+    for (y, x) in PASSES {
+        let cycle_base: Tenths = if x && y { 70 } else { 65 };
+        let cycle_key = if x && y {
+            4
+        } else if y {
+            3
+        } else {
+            2
+        };
+        let chain_base: Tenths = if x && y { 70 } else { 66 };
+        // The shortest cycle or chain has four potentials.
+        let cyc_limit = sink.limit(cycle_base, cycle_key);
+        let chain_limit = if x {
+            sink.limit(chain_base, cycle_key)
+        } else {
+            0
+        };
+        if cyc_limit < 4 && chain_limit < 4 {
+            continue;
+        }
+        for c in 0..81usize {
+            let cs = cur.cells[c];
+            if cs.len() < 2 {
+                continue;
+            }
+            if cs.len() > 2 && !x {
+                continue;
+            }
+            for d in cs {
+                let start = (c * 9 + d.index()) as u16;
+                let cyc_limit = sink.limit(cycle_base, cycle_key);
+                if cyc_limit >= 4 {
+                    if !sc.cycles(cur, start, y, x, cyc_limit / 2, budget) {
+                        return false;
+                    }
+                    for k in 0..sc.found.len() {
+                        let (e, cause) = sc.found[k];
+                        offer_cycle(cur, sc, start, e, cause, x, y, sink);
+                    }
+                }
+                if x {
+                    for start_on in [true, false] {
+                        let lim = sink.limit(chain_base, cycle_key);
+                        if lim < 4 {
+                            continue;
+                        }
+                        match sc.forcing(cur, start, start_on, y, lim, budget) {
+                            Err(()) => return false,
+                            Ok(Some(t)) => offer_chain(cur, sc, start, t, x, y, sink),
+                            Ok(None) => {}
+                        }
+                    }
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Builds the cycle closed by "off" node `e` (its link back to `start` has `cause`) and
+/// offers it (SE `createCycleHint`).
+#[allow(clippy::too_many_arguments)]
+fn offer_cycle(
+    cur: &Cands,
+    sc: &CycleScratch,
+    start: u16,
+    e: u32,
+    cause: Cause,
+    x: bool,
+    y: bool,
+    sink: &mut Sink,
+) {
+    // The closing "on" repeats the start: the distinct potentials are `e` and its
+    // ancestors.
+    let complexity = sc.depth(e);
+    let (technique, base, key) = if x && y {
+        (Technique::BidirectionalCycle, 70, 4)
+    } else if y {
+        (Technique::YCycle, 65, 3)
+    } else {
+        (Technique::XCycle, 65, 2)
+    };
+    let difficulty = base + length_bonus(complexity.saturating_sub(2));
+    if !sink.wants(difficulty, complexity, key) {
+        return;
+    }
+    // Cells of the cycle.
+    let mut cells = CellSet::EMPTY;
+    let mut digits = DigitSet::EMPTY;
+    let sc_cell = Cell::new(cell_of(start) as u8);
+    cells.insert(sc_cell);
+    let mut i = e;
+    while i != NONE {
+        let n = &sc.nodes[i as usize];
+        cells.insert(Cell::new(cell_of(n.cand) as u8));
+        digits.insert(Digit::from_index(digit_of(n.cand)));
+        i = n.parent;
+    }
+    // Cancellations seen from the "on" nodes (forward) and from the "off" nodes (which
+    // are "on" in the reversed cycle); the closing node counts as "on", the start itself
+    // is not visited (it equals the closing node).
+    let mut forw = [CellSet::EMPTY; 9];
+    let mut back = [CellSet::EMPTY; 9];
+    let mut add = |cand: u16, on: bool| {
+        let (c, d) = (cell_of(cand), digit_of(cand));
+        let hit = (PEERS[c] & cur.planes[d]) - cells;
+        if on {
+            forw[d] |= hit;
+        } else {
+            back[d] |= hit;
+        }
+    };
+    add(start, true);
+    let mut i = e;
+    while i != NONE {
+        let n = &sc.nodes[i as usize];
+        if n.parent == NONE {
+            break;
+        }
+        add(n.cand, n.on);
+        i = n.parent;
+    }
+    let mut removals = [CellSet::EMPTY; 9];
+    let mut any = false;
+    for d in 0..9 {
+        removals[d] = forw[d] & back[d];
+        any |= !removals[d].is_empty();
+    }
+    if !any {
+        return;
+    }
+    let mut hint = Hint::new(technique, difficulty, complexity, key);
+    hint.removals = removals;
+    hint.cells = cells;
+    hint.digits = digits;
+    if let Some(ctx) = sink.context() {
+        // Rule parents (SE `collectRuleParents` on the cycle and its reverse): every
+        // potential of the cycle but the start, each by its own cause.
+        let mut parents = Bits::EMPTY;
+        let mut sig = mix(0x5eed, u64::from(start) << 1 | 1);
+        rule_parents_of(ctx, cur, start, cause, &mut parents);
+        let mut i = e;
+        while i != NONE {
+            let n = &sc.nodes[i as usize];
+            sig = mix(sig, u64::from(n.cand) << 1 | u64::from(n.on));
+            if n.parent != NONE {
+                rule_parents_of(ctx, cur, n.cand, n.cause, &mut parents);
+            }
+            i = n.parent;
+        }
+        hint.parents = parents;
+        hint.sig = sig;
+    }
+    sink.offer(&hint);
+}
+
+/// Offers the forcing chain ending at node `t` (SE `createForcingChainHint`).
+fn offer_chain(
+    cur: &Cands,
+    sc: &CycleScratch,
+    start: u16,
+    t: u32,
+    x: bool,
+    y: bool,
+    sink: &mut Sink,
+) {
+    let complexity = sc.depth(t);
+    let (technique, base, key) = if x && y {
+        (Technique::ForcingChain, 70, 4)
+    } else {
+        (Technique::ForcingXChain, 66, 2)
+    };
+    let difficulty = base + length_bonus(complexity.saturating_sub(2));
+    if !sink.wants(difficulty, complexity, key) {
+        return;
+    }
+    let target = sc.nodes[t as usize];
+    let (c, d) = (cell_of(start), digit_of(start));
+    let cell = Cell::new(c as u8);
+    let digit = Digit::from_index(d);
+    let mut hint = Hint::new(technique, difficulty, complexity, key);
+    if target.on {
+        for e in cur.cells[c] {
+            if e != digit {
+                hint.removals[e.index()].insert(cell);
+            }
+        }
+        hint.placement = Some((cell, digit));
+    } else {
+        hint.removals[d].insert(cell);
+    }
+    let mut i = t;
+    while i != NONE {
+        let n = &sc.nodes[i as usize];
+        hint.cells.insert(Cell::new(cell_of(n.cand) as u8));
+        hint.digits.insert(Digit::from_index(digit_of(n.cand)));
+        i = n.parent;
+    }
+    if let Some(ctx) = sink.context() {
+        let mut parents = Bits::EMPTY;
+        let mut sig = mix(0xc4a1, 0);
+        let mut i = t;
+        while i != NONE {
+            let n = &sc.nodes[i as usize];
+            sig = mix(sig, u64::from(n.cand) << 1 | u64::from(n.on));
+            if n.on && n.parent != NONE {
+                rule_parents_of(ctx, cur, n.cand, n.cause, &mut parents);
+            }
+            i = n.parent;
+        }
+        hint.parents = parents;
+        hint.sig = sig;
+    }
+    sink.offer(&hint);
+}
