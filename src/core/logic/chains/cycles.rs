@@ -24,9 +24,7 @@
 //! A cycle's complexity is its number of distinct potentials, a forcing chain's its number
 //! of potentials (both ends included).
 
-use super::potentials::{
-    Bits, Cands, Cause, Implied, NONE, cell_of, digit_of, off_to_on, on_to_off,
-};
+use super::potentials::{Bits, CELL_HOUSES, Cands, Cause, Implied, Links, NONE, cell_of, digit_of};
 use super::{Hint, Sink, rule_parents_of};
 use crate::core::bitboard::{CellSet, DigitSet};
 use crate::core::index::{Cell, Digit, PEERS};
@@ -39,6 +37,14 @@ struct CNode {
     on: bool,
     cause: Cause,
     parent: u32,
+    /// One bit per "off" ancestor (hashed): a quick filter for [`CycleScratch::is_ancestor_off`].
+    bloom: u64,
+}
+
+/// The filter bit of an "off" candidate.
+#[inline]
+fn bloom_bit(cand: u16) -> u64 {
+    1u64 << ((u32::from(cand).wrapping_mul(0x9E37_79B1) >> 26) & 63)
 }
 
 /// Working memory of the static searches, reused from candidate to candidate.
@@ -51,11 +57,51 @@ pub(crate) struct CycleScratch {
     pend_off: Vec<u32>,
     /// Cycles found: the closing "off" node and the cause of its link back to the start.
     found: Vec<(u32, Cause)>,
+    /// Indexed "off" potentials, per digit and per cell.
+    off_planes: [CellSet; 9],
+    off_cells: [u16; 81],
+    /// The "on" potentials each "off" one implies on the (static) grid, for the current
+    /// pass.
+    links: Links,
 }
 
 impl Default for CycleScratch {
     fn default() -> Self {
         CycleScratch::new()
+    }
+}
+
+/// The "off" potentials an "on" one implies, as sets (see
+/// [`CycleScratch::implied_offs`]).
+struct Offs {
+    c: usize,
+    d: usize,
+    others: u16,
+    peers: CellSet,
+    bx: CellSet,
+    row: CellSet,
+}
+
+impl Offs {
+    /// Whether candidate `q` is among them: its cause and its rank in SE's order.
+    #[inline]
+    fn find(&self, q: u16) -> Option<(Cause, u32)> {
+        let (qc, qd) = (cell_of(q), digit_of(q));
+        if qc == self.c {
+            return (qd != self.d && self.others & (1 << qd) != 0)
+                .then_some((Cause::Cell, qd as u32));
+        }
+        let x = Cell::new(qc as u8);
+        if qd != self.d || !self.peers.contains(x) {
+            return None;
+        }
+        Some(if self.bx.contains(x) {
+            (Cause::Block, 100 + qc as u32)
+        } else if self.row.contains(x) {
+            (Cause::Row, 200 + qc as u32)
+        } else {
+            (Cause::Column, 300 + qc as u32)
+        })
     }
 }
 
@@ -72,6 +118,9 @@ impl CycleScratch {
             pend_on: Vec::with_capacity(729),
             pend_off: Vec::with_capacity(32 * 729),
             found: Vec::with_capacity(256),
+            off_planes: [CellSet::EMPTY; 9],
+            off_cells: [0; 81],
+            links: Links::new(),
         }
     }
 
@@ -79,7 +128,9 @@ impl CycleScratch {
         for n in &self.nodes {
             self.on_idx[n.cand as usize] = NONE;
             self.off_idx[n.cand as usize] = NONE;
+            self.off_cells[cell_of(n.cand)] = 0;
         }
+        self.off_planes = [CellSet::EMPTY; 9];
         self.nodes.clear();
         self.pend_on.clear();
         self.pend_off.clear();
@@ -89,19 +140,87 @@ impl CycleScratch {
     #[inline]
     fn push(&mut self, cand: u16, on: bool, cause: Cause, parent: u32) -> u32 {
         let i = self.nodes.len() as u32;
+        let up = if parent == NONE {
+            0
+        } else {
+            self.nodes[parent as usize].bloom
+        };
         self.nodes.push(CNode {
             cand,
             on,
             cause,
             parent,
+            bloom: if on { up } else { up | bloom_bit(cand) },
         });
         i
+    }
+
+    /// Indexes a new "off" potential and queues it.
+    #[inline]
+    fn register_off(&mut self, cand: u16, cause: Cause, p: u32) {
+        let i = self.push(cand, false, cause, p);
+        self.off_idx[cand as usize] = i;
+        self.off_planes[digit_of(cand)].insert(Cell::new(cell_of(cand) as u8));
+        self.off_cells[cell_of(cand)] |= 1 << digit_of(cand);
+        self.pend_off.push(i);
+    }
+
+    /// The "off" potentials the "on" node `p` implies (SE `getOnToOff`), as sets: the
+    /// cell's other candidates (with Y-links) and the digit's other places in the box,
+    /// row and column.
+    #[inline]
+    fn implied_offs(&self, cur: &Cands, p: u32, y: bool) -> Offs {
+        let pc = self.nodes[p as usize].cand;
+        let (c, d) = (cell_of(pc), digit_of(pc));
+        let others = if y {
+            cur.cells[c].bits() & !(1 << d)
+        } else {
+            0
+        };
+        let mut plane = cur.planes[d];
+        plane.remove(Cell::new(c as u8));
+        let [bx, row, col] = CELL_HOUSES[c];
+        Offs {
+            c,
+            d,
+            others,
+            peers: plane & (bx | row | col),
+            bx,
+            row,
+        }
+    }
+
+    /// Indexes and queues, in SE's order, the "off" potentials of `o` not met yet.
+    #[inline]
+    fn register_new(&mut self, o: &Offs, p: u32) {
+        let mut fresh = o.others & !self.off_cells[o.c];
+        while fresh != 0 {
+            let e = fresh.trailing_zeros() as usize;
+            fresh &= fresh - 1;
+            self.register_off((o.c * 9 + e) as u16, Cause::Cell, p);
+        }
+        let new = o.peers - self.off_planes[o.d];
+        if new.is_empty() {
+            return;
+        }
+        for x in new & o.bx {
+            self.register_off((x.index() * 9 + o.d) as u16, Cause::Block, p);
+        }
+        for x in (new & o.row) - o.bx {
+            self.register_off((x.index() * 9 + o.d) as u16, Cause::Row, p);
+        }
+        for x in (new - o.row) - o.bx {
+            self.register_off((x.index() * 9 + o.d) as u16, Cause::Column, p);
+        }
     }
 
     /// True when the "off" potential `cand` is `p` or one of its ancestors (SE `isParent`
     /// looks at the ancestors; `p` itself is "on" so never equal).
     #[inline]
     fn is_ancestor_off(&self, p: u32, cand: u16) -> bool {
+        if self.nodes[p as usize].bloom & bloom_bit(cand) == 0 {
+            return false;
+        }
         let mut i = self.nodes[p as usize].parent;
         while i != NONE {
             let n = &self.nodes[i as usize];
@@ -113,65 +232,92 @@ impl CycleScratch {
         false
     }
 
-    /// SE `doCycles` from `start` assumed on, up to `max_rounds` rounds (a cycle closed in
-    /// round `t` has `2t` potentials). Fills `found`.
-    fn cycles(
+    /// SE `doCycles` and `doForcingChains` from `start` assumed on, as one search.
+    ///
+    /// Both of SE's searches build the same tree of "on" potentials: `doCycles` keeps an
+    /// "off" potential once per parent (unless it is one of that parent's ancestors) while
+    /// `doForcingChains` keeps it once, but a repeated "off" potential only implies "on"
+    /// ones already met. So one breadth-first search suffices; a cycle closes wherever an
+    /// "off" potential (repeated or not, not an ancestor of its parent) implies the start,
+    /// from the second round on, in the order SE meets them. Cycles go to `found` (the
+    /// closing "off" node, unindexed, and the cause of its link to the start), up to
+    /// `cycle_len` potentials; the first "off" of the start itself within `chain_len`
+    /// potentials (0: none wanted) is returned as the forcing chain's target.
+    #[allow(clippy::too_many_arguments)]
+    fn unary(
         &mut self,
         cur: &Cands,
         start: u16,
         y: bool,
-        x: bool,
-        max_rounds: u32,
+        cycle_len: u32,
+        chain_len: u32,
         budget: &mut Budget,
-    ) -> bool {
+    ) -> Option<u32> {
         self.reset();
         let root = self.push(start, true, Cause::Assumption, NONE);
         self.on_idx[start as usize] = root;
         self.pend_on.push(root);
+        // "Off" potentials that imply the start (links are symmetric: those the start's
+        // "off" implies), with the cause of that link.
+        let mut closers = [Implied::default(); 4];
+        let n_closers = {
+            let l = self.links.get(start);
+            closers[..l.len()].copy_from_slice(l);
+            l.len()
+        };
+        let mut target = NONE;
         let mut round = 0u32;
-        let mut out = [Implied::default(); 4];
         while !self.pend_on.is_empty() {
             round += 1;
-            if round > max_rounds {
+            // What this round finds has `2 * round` potentials.
+            let want_cycle = round >= 2 && 2 * round <= cycle_len && n_closers > 0;
+            let want_chain = target == NONE && 2 * round <= chain_len;
+            if !want_chain && 2 * round > cycle_len {
                 break;
             }
-            // "On" potentials of this round imply "off" ones, kept once per parent.
             let mut k = 0;
             while k < self.pend_on.len() {
                 let p = self.pend_on[k];
                 k += 1;
-                let pc = self.nodes[p as usize].cand;
-                let mut tmp = std::mem::take(&mut self.pend_off);
-                on_to_off(cur, pc, y, |q, cause| {
-                    if !self.is_ancestor_off(p, q) {
-                        let i = self.nodes.len() as u32;
-                        self.nodes.push(CNode {
-                            cand: q,
-                            on: false,
-                            cause,
-                            parent: p,
-                        });
-                        tmp.push(i);
+                let o = self.implied_offs(cur, p, y);
+                if want_chain && target == NONE {
+                    if let Some((cause, _)) = o.find(start) {
+                        target = self.push(start, false, cause, p);
                     }
-                });
-                self.pend_off = tmp;
+                }
+                if want_cycle {
+                    // Closing "off" potentials, in the order SE meets them.
+                    let mut hits = [(0u32, 0usize, Cause::Assumption); 4];
+                    let mut nh = 0;
+                    for (j, cl) in closers[..n_closers].iter().enumerate() {
+                        if let Some((cause, rank)) = o.find(cl.cand) {
+                            hits[nh] = (rank, j, cause);
+                            nh += 1;
+                        }
+                    }
+                    hits[..nh].sort_unstable_by_key(|h| h.0);
+                    for &(_, j, cause) in &hits[..nh] {
+                        let q = closers[j].cand;
+                        if !self.is_ancestor_off(p, q) {
+                            let e = self.push(q, false, cause, p);
+                            self.found.push((e, closers[j].cause()));
+                        }
+                    }
+                }
+                self.register_new(&o, p);
             }
             self.pend_on.clear();
             if !budget.charge(self.pend_off.len() as u64 / 4 + 1) {
-                return false;
+                return None;
             }
-            // "Off" potentials imply "on" ones, kept once; reaching the start closes a
-            // cycle from the second round on.
+            // The next round's "on" potentials, kept once.
             let mut k = 0;
             while k < self.pend_off.len() {
                 let e = self.pend_off[k];
                 k += 1;
                 let ec = self.nodes[e as usize].cand;
-                let n = off_to_on(cur, cur, ec, y, x, &mut out);
-                for imp in &out[..n] {
-                    if round >= 2 && imp.cand == start {
-                        self.found.push((e, imp.cause()));
-                    }
+                for j in 0..self.links.get(ec).len() {
+                    let imp = self.links.get(ec)[j];
                     if self.on_idx[imp.cand as usize] == NONE {
                         let i = self.push(imp.cand, true, imp.cause(), e);
                         self.on_idx[imp.cand as usize] = i;
@@ -181,7 +327,7 @@ impl CycleScratch {
             }
             self.pend_off.clear();
         }
-        true
+        Some(target)
     }
 
     /// SE `doForcingChains` from `start` assumed on (`start_on`) or off: the node reaching
@@ -194,7 +340,7 @@ impl CycleScratch {
         y: bool,
         max_len: u32,
         budget: &mut Budget,
-    ) -> Result<Option<u32>, ()> {
+    ) -> Option<Result<u32, bool>> {
         self.reset();
         let root = self.push(start, start_on, Cause::Assumption, NONE);
         if start_on {
@@ -207,71 +353,48 @@ impl CycleScratch {
         // Potentials of the layer being processed are at distance `layer` from the start;
         // what they imply has `layer + 2` potentials in its chain.
         let mut layer = 0u32;
-        let mut out = [Implied::default(); 4];
         while !self.pend_on.is_empty() || !self.pend_off.is_empty() {
             if !self.pend_on.is_empty() {
                 if layer + 2 > max_len {
-                    return Ok(None);
+                    return Some(Err(true));
                 }
                 let mut k = 0;
                 let mut target = NONE;
                 while k < self.pend_on.len() && target == NONE {
                     let p = self.pend_on[k];
                     k += 1;
-                    let pc = self.nodes[p as usize].cand;
-                    let mut tmp = std::mem::take(&mut self.pend_off);
-                    on_to_off(cur, pc, y, |q, cause| {
-                        if target != NONE {
-                            return;
+                    let o = self.implied_offs(cur, p, y);
+                    if start_on {
+                        if let Some((cause, _)) = o.find(start) {
+                            target = self.push(start, false, cause, p);
+                            break;
                         }
-                        if start_on && q == start {
-                            let i = self.nodes.len() as u32;
-                            self.nodes.push(CNode {
-                                cand: q,
-                                on: false,
-                                cause,
-                                parent: p,
-                            });
-                            target = i;
-                            return;
-                        }
-                        if self.off_idx[q as usize] == NONE {
-                            let i = self.nodes.len() as u32;
-                            self.nodes.push(CNode {
-                                cand: q,
-                                on: false,
-                                cause,
-                                parent: p,
-                            });
-                            self.off_idx[q as usize] = i;
-                            tmp.push(i);
-                        }
-                    });
-                    self.pend_off = tmp;
+                    }
+                    self.register_new(&o, p);
                 }
                 if target != NONE {
-                    return Ok(Some(target));
+                    return Some(Ok(target));
                 }
                 self.pend_on.clear();
                 layer += 1;
             }
             if !budget.charge(self.pend_off.len() as u64 / 4 + 1) {
-                return Err(());
+                return None;
             }
             if !self.pend_off.is_empty() {
                 if layer + 2 > max_len {
-                    return Ok(None);
+                    return Some(Err(true));
                 }
                 let mut k = 0;
                 while k < self.pend_off.len() {
                     let e = self.pend_off[k];
                     k += 1;
                     let ec = self.nodes[e as usize].cand;
-                    let n = off_to_on(cur, cur, ec, y, true, &mut out);
-                    for imp in &out[..n] {
+                    for k2 in 0..self.links.get(ec).len() {
+                        let imp = self.links.get(ec)[k2];
                         if !start_on && imp.cand == start {
                             let i = self.push(imp.cand, true, imp.cause(), e);
-                            return Ok(Some(i));
+                            return Some(Ok(i));
                         }
                         if self.on_idx[imp.cand as usize] == NONE {
                             let i = self.push(imp.cand, true, imp.cause(), e);
@@ -284,7 +407,7 @@ impl CycleScratch {
                 layer += 1;
             }
         }
-        Ok(None)
+        Some(Err(false))
     }
 
     /// Number of potentials from node `i` up to the start, both included.
@@ -316,7 +439,7 @@ pub(crate) fn search(
 ) -> bool {
     for (y, x) in PASSES {
         let cycle_base: Tenths = if x && y { 70 } else { 65 };
-        let cycle_key = if x && y {
+        let key = if x && y {
             4
         } else if y {
             3
@@ -325,45 +448,41 @@ pub(crate) fn search(
         };
         let chain_base: Tenths = if x && y { 70 } else { 66 };
         // The shortest cycle or chain has four potentials.
-        let cyc_limit = sink.limit(cycle_base, cycle_key);
-        let chain_limit = if x {
-            sink.limit(chain_base, cycle_key)
-        } else {
-            0
-        };
-        if cyc_limit < 4 && chain_limit < 4 {
+        if sink.limit(cycle_base, key) < 4 && (!x || sink.limit(chain_base, key) < 4) {
             continue;
         }
+        sc.links.build(cur, y, x);
         for c in 0..81usize {
             let cs = cur.cells[c];
-            if cs.len() < 2 {
-                continue;
-            }
-            if cs.len() > 2 && !x {
+            if cs.len() < 2 || (cs.len() > 2 && !x) {
                 continue;
             }
             for d in cs {
                 let start = (c * 9 + d.index()) as u16;
-                let cyc_limit = sink.limit(cycle_base, cycle_key);
-                if cyc_limit >= 4 {
-                    if !sc.cycles(cur, start, y, x, cyc_limit / 2, budget) {
-                        return false;
-                    }
-                    for k in 0..sc.found.len() {
-                        let (e, cause) = sc.found[k];
-                        offer_cycle(cur, sc, start, e, cause, x, y, sink);
-                    }
+                // SE `doUnaryChaining`: cycles, then the chain from the start on, then the
+                // chain from it off; hints offered in that order.
+                let cycle_len = sink.limit(cycle_base, key);
+                let chain_len = if x { sink.limit(chain_base, key) } else { 0 };
+                if cycle_len < 4 && chain_len < 4 {
+                    continue;
+                }
+                let Some(t_on) = sc.unary(cur, start, y, cycle_len, chain_len, budget) else {
+                    return false;
+                };
+                for k in 0..sc.found.len() {
+                    let (e, cause) = sc.found[k];
+                    offer_cycle(cur, sc, start, e, cause, x, y, sink);
+                }
+                if t_on != NONE {
+                    offer_chain(cur, sc, start, t_on, x, y, sink);
                 }
                 if x {
-                    for start_on in [true, false] {
-                        let lim = sink.limit(chain_base, cycle_key);
-                        if lim < 4 {
-                            continue;
-                        }
-                        match sc.forcing(cur, start, start_on, y, lim, budget) {
-                            Err(()) => return false,
-                            Ok(Some(t)) => offer_chain(cur, sc, start, t, x, y, sink),
-                            Ok(None) => {}
+                    let lim = sink.limit(chain_base, key);
+                    if lim >= 4 {
+                        match sc.forcing(cur, start, false, y, lim, budget) {
+                            None => return false,
+                            Some(Ok(t)) => offer_chain(cur, sc, start, t, x, y, sink),
+                            Some(Err(_)) => {}
                         }
                     }
                 }

@@ -30,9 +30,10 @@
 
 use super::nested::Nest;
 use super::potentials::{
-    Cands, Cause, Counter, Implied, NONE, NestedInfo, Run, cell_of, digit_of, off_to_on, on_to_off,
+    Cands, Cause, Counter, Implied, Links, NONE, NestedInfo, Run, cell_of, digit_of, off_to_on,
+    on_to_off,
 };
-use super::{ChainLevel, Engine, Hint, Sink, rule_parents_of};
+use super::{CELL_HOUSES, ChainLevel, Engine, Hint, Sink, rule_parents_of};
 use crate::core::bitboard::CellSet;
 use crate::core::index::{Cell, Digit};
 use crate::core::logic::{Budget, Technique, Tenths, length_bonus};
@@ -137,17 +138,21 @@ impl Spec {
 
 /// SE `doChaining`: fills `run` with what follows from `start` assumed on (`start_on`) or
 /// off, on grid `src`. False when the budget ran out.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn chain(
     run: &mut Run,
     src: &Cands,
     mode: Mode,
+    links: &Links,
     start: u16,
     start_on: bool,
     mut nest: Option<&mut Nest>,
     budget: &mut Budget,
 ) -> bool {
     run.reset(start, start_on);
-    let mut cur = *src;
+    // A static chain reads the grid as it is (and its links from `links`); a dynamic one
+    // works on a copy.
+    let mut work = if mode.dynamic { Some(*src) } else { None };
     let (mut io, mut ioff) = (0usize, 0usize);
     let mut out = [Implied::default(); 4];
     loop {
@@ -155,30 +160,73 @@ pub(crate) fn chain(
             let p = run.ons[io];
             io += 1;
             let pc = run.nodes[p as usize].cand;
-            let mut hit: Option<(u16, Cause)> = None;
-            on_to_off(&cur, pc, mode.y, |q, cause| {
-                if hit.is_some() {
-                    return;
+            let (c, d) = (cell_of(pc), digit_of(pc));
+            let cur = work.as_ref().unwrap_or(src);
+            // What the "on" potential turns off, as sets (SE `getOnToOff` order: the
+            // cell's other candidates, then the digit's places in the box, row, column).
+            let others = if mode.y {
+                cur.cells[c].bits() & !(1 << d)
+            } else {
+                0
+            };
+            let mut plane = cur.planes[d];
+            plane.remove(Cell::new(c as u8));
+            let [bx, row, col] = CELL_HOUSES[c];
+            let peers = plane & (bx | row | col);
+            if others & run.on_cells[c] != 0 || !(peers & run.on_planes[d]).is_empty() {
+                // A contradiction: take the potentials one by one, in order.
+                let mut hit: Option<(u16, Cause)> = None;
+                on_to_off(cur, pc, mode.y, |q, cause| {
+                    if hit.is_some() {
+                        return;
+                    }
+                    if run.on_idx[q as usize] != NONE {
+                        hit = Some((q, cause));
+                    } else if run.off_idx[q as usize] == NONE {
+                        run.add(q, false, cause, 0, p);
+                    }
+                });
+                if let Some((q, cause)) = hit {
+                    let t = run.push(q, false, cause, 0, p);
+                    run.contradiction = Some((run.on_idx[q as usize], t));
+                    break;
                 }
-                if run.on_idx[q as usize] != NONE {
-                    hit = Some((q, cause));
-                } else if run.off_idx[q as usize] == NONE {
-                    run.add(q, false, cause, 0, p);
+            } else {
+                let mut fresh = others & !run.off_cells[c];
+                while fresh != 0 {
+                    let e = fresh.trailing_zeros() as usize;
+                    fresh &= fresh - 1;
+                    run.add((c * 9 + e) as u16, false, Cause::Cell, 0, p);
                 }
-            });
-            if let Some((q, cause)) = hit {
-                let t = run.push(q, false, cause, 0, p);
-                run.contradiction = Some((run.on_idx[q as usize], t));
-                break;
+                let new = peers - run.off_planes[d];
+                if !new.is_empty() {
+                    for x in new & bx {
+                        run.add((x.index() * 9 + d) as u16, false, Cause::Block, 0, p);
+                    }
+                    for x in (new & row) - bx {
+                        run.add((x.index() * 9 + d) as u16, false, Cause::Row, 0, p);
+                    }
+                    for x in (new & col) - bx {
+                        run.add((x.index() * 9 + d) as u16, false, Cause::Column, 0, p);
+                    }
+                }
             }
         } else if ioff < run.offs.len() {
             let p = run.offs[ioff];
             ioff += 1;
             let pc = run.nodes[p as usize].cand;
-            let n = off_to_on(&cur, src, pc, mode.y, true, &mut out);
-            if mode.dynamic {
-                cur.remove(pc);
-            }
+            let n = match work.as_mut() {
+                Some(w) => {
+                    let n = off_to_on(w, src, pc, mode.y, true, &mut out);
+                    w.remove(pc);
+                    n
+                }
+                None => {
+                    let l = links.get(pc);
+                    out[..l.len()].copy_from_slice(l);
+                    l.len()
+                }
+            };
             let mut stop = false;
             for imp in &out[..n] {
                 let (q, cause) = (imp.cand, imp.cause());
@@ -199,7 +247,8 @@ pub(crate) fn chain(
             let Some(nest) = nest.as_deref_mut() else {
                 break;
             };
-            match super::nested::advanced(run, &cur, src, mode.level, nest, budget) {
+            let cur = work.as_ref().unwrap_or(src);
+            match super::nested::advanced(run, cur, src, mode.level, nest, budget) {
                 None => return false,
                 Some(0) => break,
                 Some(_) => {}
@@ -209,6 +258,26 @@ pub(crate) fn chain(
         }
     }
     budget.charge(run.nodes.len() as u64 / 2 + 2)
+}
+
+/// Keeps in `a` only the candidates also in `b` (per-digit planes).
+#[inline]
+fn and_with(a: &mut [CellSet; 9], b: &[CellSet; 9]) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x &= *y;
+    }
+}
+
+/// True when no plane holds a cell.
+#[inline]
+fn is_empty(a: &[CellSet; 9]) -> bool {
+    a.iter().all(|p| p.is_empty())
+}
+
+/// True when candidate `q` is in the planes.
+#[inline]
+fn has(a: &[CellSet; 9], q: u16) -> bool {
+    a[digit_of(q)].contains(Cell::new(cell_of(q) as u8))
 }
 
 /// The chains of one hint: the runs and their target nodes.
@@ -330,75 +399,214 @@ fn offer(
     sink.offer(&hint);
 }
 
+/// What a run deduced, as sets, and whether it met a contradiction: all that is needed
+/// to know whether a hint may come from it. The full run (with its parents) is rebuilt
+/// only when a hint is to be made.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Outcome {
+    on: [CellSet; 9],
+    off: [CellSet; 9],
+    contradiction: bool,
+}
+
+impl Outcome {
+    const EMPTY: Outcome = Outcome {
+        on: [CellSet::EMPTY; 9],
+        off: [CellSet::EMPTY; 9],
+        contradiction: false,
+    };
+
+    fn of(run: &Run) -> Outcome {
+        Outcome {
+            on: run.on_planes,
+            off: run.off_planes,
+            contradiction: run.contradiction.is_some(),
+        }
+    }
+}
+
+/// The outcomes of the "on" runs met during one search, by candidate (a run is the same
+/// wherever SE starts it: from its cell, or from another place of a house).
+#[derive(Clone, Debug)]
+pub(crate) struct OutcomeCache {
+    outs: Vec<Outcome>,
+    stamp: Vec<u32>,
+    generation: u32,
+}
+
+impl OutcomeCache {
+    pub(crate) fn new() -> OutcomeCache {
+        OutcomeCache {
+            outs: vec![Outcome::EMPTY; 729],
+            stamp: vec![0; 729],
+            generation: 0,
+        }
+    }
+
+    /// Forgets every outcome.
+    fn clear(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.generation = 1;
+        }
+    }
+}
+
+/// How to run a chain: the grid, links, mode, nesting and budget of one search.
+struct Ctx<'a, 'n> {
+    src: &'a Cands,
+    mode: Mode,
+    links: &'a Links,
+    nest: Option<&'n mut Nest>,
+    budget: &'a mut Budget,
+}
+
+impl Ctx<'_, '_> {
+    /// Makes `buf` hold the full run of `cand` assumed on (`held` tracks what `buf`
+    /// holds). False when the budget ran out.
+    fn exact(&mut self, cand: u16, buf: &mut Run, held: &mut u16) -> bool {
+        if *held == cand {
+            return true;
+        }
+        *held = u16::MAX;
+        if !chain(
+            buf,
+            self.src,
+            self.mode,
+            self.links,
+            cand,
+            true,
+            self.nest.as_deref_mut(),
+            self.budget,
+        ) {
+            return false;
+        }
+        *held = cand;
+        true
+    }
+
+    /// The outcome of the run of `cand` assumed on, from the cache or by running it in
+    /// `buf`. `None` when the budget ran out.
+    fn outcome(
+        &mut self,
+        cand: u16,
+        buf: &mut Run,
+        held: &mut u16,
+        cache: &mut OutcomeCache,
+    ) -> Option<Outcome> {
+        let i = cand as usize;
+        if cache.stamp[i] == cache.generation {
+            return Some(cache.outs[i]);
+        }
+        if !self.exact(cand, buf, held) {
+            return None;
+        }
+        let o = Outcome::of(buf);
+        cache.outs[i] = o;
+        cache.stamp[i] = cache.generation;
+        Some(o)
+    }
+
+    /// The nested hints table of the current search.
+    fn table(&self) -> &[NestedInfo] {
+        match self.nest.as_deref() {
+            Some(n) => &n.table,
+            None => &[],
+        }
+    }
+}
+
+/// True when the two sets of planes share a candidate.
+#[inline]
+fn meets(a: &[CellSet; 9], b: &[CellSet; 9]) -> bool {
+    a.iter().zip(b).any(|(x, y)| !(*x & *y).is_empty())
+}
+
 /// Runs one chaining producer of the multiple/dynamic family on `src` and offers every
 /// hint to `sink`. False when the budget ran out.
 pub(crate) fn search(
     src: &Cands,
     spec: Spec,
     eng: &mut Engine,
-    mut nest: Option<&mut Nest>,
+    nest: Option<&mut Nest>,
     sink: &mut Sink,
     budget: &mut Budget,
 ) -> bool {
     let mode = spec.mode();
-    let Engine { runs, counter, .. } = eng;
+    let Engine {
+        runs,
+        counter,
+        links,
+        cache,
+        ..
+    } = eng;
+    if !spec.dynamic {
+        links.build(src, mode.y, true);
+    }
+    cache.clear();
+    let mut cx = Ctx {
+        src,
+        mode,
+        links: &*links,
+        nest,
+        budget,
+    };
     let (value_runs, rest) = runs.split_at_mut(OFF_RUN);
     let (off_run, region_runs) = rest.split_at_mut(1);
     let off_run = &mut off_run[0];
-    let empty_table: [NestedInfo; 0] = [];
+    let mut held_values = [u16::MAX; OFF_RUN];
+    let mut held_regions = [u16::MAX; RUNS - OFF_RUN - 1];
     for c in 0..81usize {
         let cs = src.cells[c];
         let card = cs.len();
         if !(card > 2 || (card > 1 && spec.dynamic)) {
             continue;
         }
+        let mut outs = [Outcome::EMPTY; 9];
         for (vi, v) in cs.iter().enumerate() {
             let start = (c * 9 + v.index()) as u16;
-            if !chain(
-                &mut value_runs[vi],
-                src,
-                mode,
-                start,
-                true,
-                nest.as_deref_mut(),
-                budget,
-            ) {
+            let Some(o_on) = cx.outcome(start, &mut value_runs[vi], &mut held_values[vi], cache)
+            else {
                 return false;
-            }
+            };
+            outs[vi] = o_on;
             if spec.dynamic
                 && !chain(
                     off_run,
                     src,
                     mode,
+                    cx.links,
                     start,
                     false,
-                    nest.as_deref_mut(),
-                    budget,
+                    cx.nest.as_deref_mut(),
+                    cx.budget,
                 )
             {
                 return false;
             }
-            let table: &[NestedInfo] = match nest.as_deref() {
-                Some(n) => &n.table,
-                None => &empty_table,
-            };
-            let on_run = &value_runs[vi];
             if spec.dynamic {
                 // Contradictions (SE sort key 7).
-                if let Some((a, b)) = on_run.contradiction {
-                    let parts = [(on_run, a), (on_run, b)];
-                    offer(
-                        src,
-                        &spec,
-                        spec.binary_technique,
-                        7,
-                        (start, false),
-                        &parts,
-                        Cause::Assumption,
-                        counter,
-                        table,
-                        sink,
-                    );
+                if o_on.contradiction {
+                    if !cx.exact(start, &mut value_runs[vi], &mut held_values[vi]) {
+                        return false;
+                    }
+                    let on_run = &value_runs[vi];
+                    if let Some((a, b)) = on_run.contradiction {
+                        let parts = [(on_run, a), (on_run, b)];
+                        offer(
+                            src,
+                            &spec,
+                            spec.binary_technique,
+                            7,
+                            (start, false),
+                            &parts,
+                            Cause::Assumption,
+                            counter,
+                            cx.table(),
+                            sink,
+                        );
+                    }
                 }
                 if let Some((a, b)) = off_run.contradiction {
                     let parts = [(&*off_run, a), (&*off_run, b)];
@@ -411,13 +619,22 @@ pub(crate) fn search(
                         &parts,
                         Cause::Assumption,
                         counter,
-                        table,
+                        cx.table(),
                         sink,
                     );
                 }
             }
-            if card >= 3 && spec.dynamic && !spec.nishio && sink.limit(spec.base, 1) >= 2 {
+            if card >= 3
+                && spec.dynamic
+                && !spec.nishio
+                && sink.limit(spec.base, 1) >= 2
+                && (meets(&o_on.on, &off_run.on_planes) || meets(&o_on.off, &off_run.off_planes))
+            {
                 // Double forcing chains (sort key 1).
+                if !cx.exact(start, &mut value_runs[vi], &mut held_values[vi]) {
+                    return false;
+                }
+                let on_run = &value_runs[vi];
                 for &i in &on_run.ons {
                     let q = on_run.nodes[i as usize].cand;
                     let j = off_run.on_idx[q as usize];
@@ -432,7 +649,7 @@ pub(crate) fn search(
                             &parts,
                             Cause::Assumption,
                             counter,
-                            table,
+                            cx.table(),
                             sink,
                         );
                     }
@@ -451,7 +668,7 @@ pub(crate) fn search(
                             &parts,
                             Cause::Assumption,
                             counter,
-                            table,
+                            cx.table(),
                             sink,
                         );
                     }
@@ -459,18 +676,19 @@ pub(crate) fn search(
             }
             if !spec.nishio {
                 let ok = regions(
-                    src,
+                    &mut cx,
                     &spec,
-                    mode,
                     c,
                     v,
                     vi,
+                    &o_on,
                     value_runs,
+                    &mut held_values,
                     region_runs,
+                    &mut held_regions,
+                    cache,
                     counter,
-                    nest.as_deref_mut(),
                     sink,
-                    budget,
                 );
                 if !ok {
                     return false;
@@ -482,19 +700,24 @@ pub(crate) fn search(
             && sink.limit(spec.base, 5) >= card
         {
             // Cell forcing chains (sort key 5).
-            let table: &[NestedInfo] = match nest.as_deref() {
-                Some(n) => &n.table,
-                None => &empty_table,
-            };
             let k = card as usize;
-            let mut on_int = value_runs[0].on_bits;
-            let mut off_int = value_runs[0].off_bits;
-            for r in &value_runs[1..k] {
-                on_int.and_with(&r.on_bits);
-                off_int.and_with(&r.off_bits);
+            let mut on_int = outs[0].on;
+            let mut off_int = outs[0].off;
+            for o in &outs[1..k] {
+                and_with(&mut on_int, &o.on);
+                and_with(&mut off_int, &o.off);
+            }
+            if is_empty(&on_int) && is_empty(&off_int) {
+                continue;
+            }
+            for (vi, v) in cs.iter().enumerate() {
+                let start = (c * 9 + v.index()) as u16;
+                if !cx.exact(start, &mut value_runs[vi], &mut held_values[vi]) {
+                    return false;
+                }
             }
             for (bits, on) in [(on_int, true), (off_int, false)] {
-                if bits.is_empty() {
+                if is_empty(&bits) {
                     continue;
                 }
                 let order = if on {
@@ -504,7 +727,7 @@ pub(crate) fn search(
                 };
                 for &i in order {
                     let q = value_runs[0].nodes[i as usize].cand;
-                    if !bits.has(q) {
+                    if !has(&bits, q) {
                         continue;
                     }
                     let mut parts: [(&Run, u32); 9] = [(&value_runs[0], 0); 9];
@@ -525,7 +748,7 @@ pub(crate) fn search(
                         &parts[..k],
                         Cause::Cell,
                         counter,
-                        table,
+                        cx.table(),
                         sink,
                     );
                 }
@@ -535,24 +758,27 @@ pub(crate) fn search(
     true
 }
 
-/// SE `doRegionChainings` for candidate `v` of cell `c` (its chain is `value_runs[vi]`).
+/// SE `doRegionChainings` for candidate `v` of cell `c` (its outcome is `o_on`, its run
+/// goes in `value_runs[vi]` when needed).
 #[allow(clippy::too_many_arguments)]
 fn regions(
-    src: &Cands,
+    cx: &mut Ctx<'_, '_>,
     spec: &Spec,
-    mode: Mode,
     c: usize,
     v: Digit,
     vi: usize,
-    value_runs: &[Run],
+    o_on: &Outcome,
+    value_runs: &mut [Run],
+    held_values: &mut [u16; OFF_RUN],
     region_runs: &mut [Run],
+    held_regions: &mut [u16; RUNS - OFF_RUN - 1],
+    cache: &mut OutcomeCache,
     counter: &mut Counter,
-    mut nest: Option<&mut Nest>,
     sink: &mut Sink,
-    budget: &mut Budget,
 ) -> bool {
     let d = v.index();
     let me = Cell::new(c as u8);
+    let src = cx.src;
     for (k, cause) in Cause::REGIONS.iter().enumerate() {
         let h = super::CELL_HOUSES[c][k];
         let pos: CellSet = src.planes[d] & h;
@@ -563,46 +789,61 @@ fn regions(
         if sink.limit(spec.base, 6) < n {
             continue;
         }
-        // Chains from the digit's other places in the house.
+        // What every place of the digit in the house implies. Once nothing is left, the
+        // remaining chains cannot change the outcome (SE runs them, to no effect).
+        let mut on_int = o_on.on;
+        let mut off_int = o_on.off;
         let mut m = 0;
         for x in pos {
             if x == me {
                 continue;
             }
             let start = (x.index() * 9 + d) as u16;
-            if !chain(
-                &mut region_runs[m],
-                src,
-                mode,
-                start,
-                true,
-                nest.as_deref_mut(),
-                budget,
+            let Some(o) = cx.outcome(start, &mut region_runs[m], &mut held_regions[m], cache)
+            else {
+                return false;
+            };
+            and_with(&mut on_int, &o.on);
+            and_with(&mut off_int, &o.off);
+            m += 1;
+            if is_empty(&on_int) && is_empty(&off_int) {
+                break;
+            }
+        }
+        if is_empty(&on_int) && is_empty(&off_int) {
+            continue;
+        }
+        // A hint: the full runs are needed.
+        if !cx.exact(
+            (c * 9 + d) as u16,
+            &mut value_runs[vi],
+            &mut held_values[vi],
+        ) {
+            return false;
+        }
+        let mut j = 0;
+        for x in pos {
+            if x == me {
+                continue;
+            }
+            if !cx.exact(
+                (x.index() * 9 + d) as u16,
+                &mut region_runs[j],
+                &mut held_regions[j],
             ) {
                 return false;
             }
-            m += 1;
+            j += 1;
         }
         let on_run = &value_runs[vi];
-        let mut on_int = on_run.on_bits;
-        let mut off_int = on_run.off_bits;
-        for r in &region_runs[..m] {
-            on_int.and_with(&r.on_bits);
-            off_int.and_with(&r.off_bits);
-        }
-        let empty_table: [NestedInfo; 0] = [];
-        let table: &[NestedInfo] = match nest.as_deref() {
-            Some(n) => &n.table,
-            None => &empty_table,
-        };
         for (bits, on) in [(on_int, true), (off_int, false)] {
-            if bits.is_empty() {
+            if is_empty(&bits) {
                 continue;
             }
             let order = if on { &on_run.ons } else { &on_run.offs };
             for &i in order {
                 let q = on_run.nodes[i as usize].cand;
-                if !bits.has(q) {
+                if !has(&bits, q) {
                     continue;
                 }
                 // Chains in the order of the house's places (ours is the first).
@@ -624,7 +865,7 @@ fn regions(
                     &parts[..m + 1],
                     *cause,
                     counter,
-                    table,
+                    cx.table(),
                     sink,
                 );
             }

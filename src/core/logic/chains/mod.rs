@@ -284,6 +284,10 @@ pub(crate) struct Engine {
     pub(crate) runs: Vec<Run>,
     pub(crate) cyc: cycles::CycleScratch,
     pub(crate) counter: Counter,
+    /// Links of a static search.
+    pub(crate) links: potentials::Links,
+    /// Outcomes of the runs of a search.
+    pub(crate) cache: forcing::OutcomeCache,
 }
 
 impl Engine {
@@ -292,6 +296,8 @@ impl Engine {
             runs: (0..forcing::RUNS).map(|_| Run::new()).collect(),
             cyc: cycles::CycleScratch::new(),
             counter: Counter::new(),
+            links: potentials::Links::new(),
+            cache: forcing::OutcomeCache::new(),
         }
     }
 }

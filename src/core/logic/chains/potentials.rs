@@ -75,40 +75,6 @@ impl Cause {
     pub(crate) const REGIONS: [Cause; 3] = [Cause::Block, Cause::Row, Cause::Column];
 }
 
-/// The position of each cell inside its row, column and box (`[row, column, box]` order of
-/// [`Cause::Row`], [`Cause::Column`], [`Cause::Block`] lookups, see [`pos_in`]).
-static POS: [[u8; 3]; 81] = {
-    let mut t = [[0u8; 3]; 81];
-    let mut c = 0;
-    while c < 81 {
-        let (r, col) = (c / 9, c % 9);
-        t[c] = [col as u8, r as u8, ((r % 3) * 3 + col % 3) as u8];
-        c += 1;
-    }
-    t
-};
-
-/// The position (`0..9`) of `cell` in its house of kind `cause` (a region cause).
-#[inline]
-pub(crate) fn pos_in(cause: Cause, cell: usize) -> usize {
-    match cause {
-        Cause::Row => POS[cell][0] as usize,
-        Cause::Column => POS[cell][1] as usize,
-        _ => POS[cell][2] as usize,
-    }
-}
-
-/// The places (bit `i` = the house's `i`-th cell) of the cells of `set` inside house `h`
-/// of kind `cause`.
-#[inline]
-pub(crate) fn positions(cause: Cause, set: CellSet) -> u16 {
-    let mut m = 0u16;
-    for c in set {
-        m |= 1 << pos_in(cause, c.index());
-    }
-    m
-}
-
 /// The three houses of each cell as sets: `[box, row, column]`.
 pub(crate) static CELL_HOUSES: [[CellSet; 3]; 81] = {
     let mut t = [[CellSet::EMPTY; 3]; 81];
@@ -134,20 +100,6 @@ impl Bits {
     #[inline]
     pub(crate) fn set(&mut self, cand: u16) {
         self.0[cand as usize >> 6] |= 1 << (cand & 63);
-    }
-
-    /// True when `cand` is in the set.
-    #[inline]
-    pub(crate) fn has(&self, cand: u16) -> bool {
-        self.0[cand as usize >> 6] & (1 << (cand & 63)) != 0
-    }
-
-    /// Keeps only the candidates also in `o`.
-    #[inline]
-    pub(crate) fn and_with(&mut self, o: &Bits) {
-        for (a, b) in self.0.iter_mut().zip(o.0.iter()) {
-            *a &= *b;
-        }
     }
 
     /// True when empty.
@@ -180,7 +132,28 @@ pub(crate) struct Cands {
     pub cells: [DigitSet; 81],
     /// Places of each digit.
     pub planes: [CellSet; 9],
+    /// Places of each digit in each house (`[digit][house]`, bit `i` = the house's `i`-th
+    /// cell), kept in sync for the hidden single rule.
+    pub hpos: [[u16; 27]; 9],
 }
+
+/// For each cell, its three houses (box, row, column) as house indices and its position
+/// in each.
+static CELL_HIDX: [[(u8, u8); 3]; 81] = {
+    let mut t = [[(0u8, 0u8); 3]; 81];
+    let mut c = 0;
+    while c < 81 {
+        let (r, col) = (c / 9, c % 9);
+        let b = (r / 3) * 3 + col / 3;
+        t[c] = [
+            ((18 + b) as u8, ((r % 3) * 3 + col % 3) as u8),
+            (r as u8, col as u8),
+            ((9 + col) as u8, r as u8),
+        ];
+        c += 1;
+    }
+    t
+};
 
 impl Cands {
     /// The candidates of `board`.
@@ -193,7 +166,19 @@ impl Cands {
         for d in Digit::all() {
             planes[d.index()] = board.plane(d);
         }
-        Cands { cells, planes }
+        let mut hpos = [[0u16; 27]; 9];
+        for (c, cs) in cells.iter().enumerate() {
+            for d in *cs {
+                for &(h, i) in &CELL_HIDX[c] {
+                    hpos[d.index()][h as usize] |= 1 << i;
+                }
+            }
+        }
+        Cands {
+            cells,
+            planes,
+            hpos,
+        }
     }
 
     /// Removes the candidate.
@@ -202,6 +187,9 @@ impl Cands {
         let (c, d) = (cell_of(cand), digit_of(cand));
         self.planes[d].remove(Cell::new(c as u8));
         self.cells[c].remove(Digit::from_index(d));
+        for &(h, i) in &CELL_HIDX[c] {
+            self.hpos[d][h as usize] &= !(1 << i);
+        }
     }
 }
 
@@ -264,10 +252,14 @@ pub(crate) struct Run {
     pub adv: Vec<Adv>,
     /// Flat list of advanced parents (node indices).
     pub adv_parents: Vec<u32>,
-    /// Candidates with an on node.
-    pub on_bits: Bits,
-    /// Candidates with an off node.
-    pub off_bits: Bits,
+    /// Candidates with an on node, per digit.
+    pub on_planes: [CellSet; 9],
+    /// Candidates with an off node, per digit.
+    pub off_planes: [CellSet; 9],
+    /// Digits with an on node, per cell.
+    pub on_cells: [u16; 81],
+    /// Digits with an off node, per cell.
+    pub off_cells: [u16; 81],
     /// The two nodes of the first contradiction met (the on and the off version of one
     /// candidate), if any.
     pub contradiction: Option<(u32, u32)>,
@@ -290,8 +282,10 @@ impl Run {
             offs: Vec::with_capacity(CANDS),
             adv: Vec::with_capacity(256),
             adv_parents: Vec::with_capacity(4096),
-            on_bits: Bits::EMPTY,
-            off_bits: Bits::EMPTY,
+            on_planes: [CellSet::EMPTY; 9],
+            off_planes: [CellSet::EMPTY; 9],
+            on_cells: [0; 81],
+            off_cells: [0; 81],
             contradiction: None,
         }
     }
@@ -299,17 +293,19 @@ impl Run {
     /// Clears the run and adds the assumption.
     pub(crate) fn reset(&mut self, start: u16, on: bool) {
         for &n in self.ons.iter().chain(self.offs.iter()) {
-            let c = self.nodes[n as usize].cand as usize;
-            self.on_idx[c] = NONE;
-            self.off_idx[c] = NONE;
+            let c = self.nodes[n as usize].cand;
+            self.on_idx[c as usize] = NONE;
+            self.off_idx[c as usize] = NONE;
+            self.on_cells[cell_of(c)] = 0;
+            self.off_cells[cell_of(c)] = 0;
         }
         self.nodes.clear();
         self.ons.clear();
         self.offs.clear();
         self.adv.clear();
         self.adv_parents.clear();
-        self.on_bits = Bits::EMPTY;
-        self.off_bits = Bits::EMPTY;
+        self.on_planes = [CellSet::EMPTY; 9];
+        self.off_planes = [CellSet::EMPTY; 9];
         self.contradiction = None;
         self.add(start, on, Cause::Assumption, 0, NONE);
     }
@@ -325,13 +321,16 @@ impl Run {
         parent: u32,
     ) -> u32 {
         let i = self.push(cand, on, cause, hidden, parent);
+        let (c, d) = (cell_of(cand), digit_of(cand));
         if on {
             self.on_idx[cand as usize] = i;
-            self.on_bits.set(cand);
+            self.on_planes[d].insert(Cell::new(c as u8));
+            self.on_cells[c] |= 1 << d;
             self.ons.push(i);
         } else {
             self.off_idx[cand as usize] = i;
-            self.off_bits.set(cand);
+            self.off_planes[d].insert(Cell::new(c as u8));
+            self.off_cells[c] |= 1 << d;
             self.offs.push(i);
         }
         i
@@ -589,6 +588,14 @@ pub(crate) fn on_to_off(cur: &Cands, cand: u16, y: bool, mut f: impl FnMut(u16, 
     }
 }
 
+/// True when `x` has exactly two bits set (without a population count, which the
+/// baseline x86-64 target lacks).
+#[inline]
+pub(crate) fn two_bits(x: u16) -> bool {
+    let y = x & x.wrapping_sub(1);
+    y != 0 && y & y.wrapping_sub(1) == 0
+}
+
 /// One "on" potential implied by an "off" one, with its cause and hidden parents.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Implied {
@@ -632,7 +639,7 @@ pub(crate) fn off_to_on(
     let mut n = 0;
     if y {
         let cs = cur.cells[c];
-        if cs.len() == 2 && cs.contains(Digit::from_index(d)) {
+        if two_bits(cs.bits()) && cs.contains(Digit::from_index(d)) {
             let other = (cs.bits() & !(1 << d)).trailing_zeros() as usize;
             out[n] = Implied {
                 cand: cand_of_cell_digit(c, other),
@@ -643,33 +650,71 @@ pub(crate) fn off_to_on(
         }
     }
     if x {
-        let plane = cur.planes[d];
-        let me = Cell::new(c as u8);
         for (k, cause) in Cause::REGIONS.iter().enumerate() {
-            let h = CELL_HOUSES[c][k];
-            let pos = plane & h;
-            if pos.len() != 2 || !pos.contains(me) {
+            let (h, i) = CELL_HIDX[c][k];
+            let pos = cur.hpos[d][h as usize];
+            let me = 1u16 << i;
+            if !two_bits(pos) || pos & me == 0 {
                 continue;
             }
-            let mut rest = pos;
-            rest.remove(me);
-            let Some(other) = rest.first() else { continue };
-            let oc = cand_of_cell_digit(other.index(), d);
+            let other = HOUSE_CELLS[h as usize][(pos & !me).trailing_zeros() as usize].index();
+            let oc = cand_of_cell_digit(other, d);
             if out[..n].iter().any(|i| i.cand == oc) {
                 continue;
             }
-            let removed = (src.planes[d] - plane) & h;
             out[n] = Implied {
                 cand: oc,
                 cause: *cause as u8,
-                hidden: if removed.is_empty() {
-                    0
-                } else {
-                    positions(*cause, removed)
-                },
+                hidden: src.hpos[d][h as usize] & !pos,
             };
             n += 1;
         }
     }
     n
+}
+
+/// The "on" potentials each "off" potential implies on a grid that does not change (a
+/// static chain): [`off_to_on`] for every candidate, computed once per search.
+#[derive(Clone, Debug)]
+pub(crate) struct Links {
+    table: Vec<[Implied; 4]>,
+    count: Vec<u8>,
+}
+
+impl Default for Links {
+    fn default() -> Self {
+        Links::new()
+    }
+}
+
+impl Links {
+    /// An empty table.
+    pub(crate) fn new() -> Links {
+        Links {
+            table: vec![[Implied::default(); 4]; CANDS],
+            count: vec![0; CANDS],
+        }
+    }
+
+    /// Fills the table for grid `cur` with Y-links `y` and X-links `x`.
+    pub(crate) fn build(&mut self, cur: &Cands, y: bool, x: bool) {
+        for c in 0..81usize {
+            let cs = cur.cells[c];
+            for d in 0..9usize {
+                let i = c * 9 + d;
+                self.count[i] = if cs.contains(Digit::from_index(d)) {
+                    off_to_on(cur, cur, i as u16, y, x, &mut self.table[i]) as u8
+                } else {
+                    0
+                };
+            }
+        }
+    }
+
+    /// What the "off" potential of `cand` implies.
+    #[inline]
+    pub(crate) fn get(&self, cand: u16) -> &[Implied] {
+        let i = cand as usize;
+        &self.table[i][..self.count[i] as usize]
+    }
 }
