@@ -81,6 +81,11 @@ pub struct SolveArgs {
     #[arg(long, value_name = "FILE")]
     pub summary_json: Option<PathBuf>,
 
+    /// For curated collections: stop at the first record that is invalid or not uniquely
+    /// solvable, with exit code 1 and its location (rows up to it stay in FILE.partial).
+    #[arg(long)]
+    pub strict: bool,
+
     /// Process only shard K of N (K from 0): the records that start in the K-th of N equal
     /// byte ranges of the input file. Line numbers stay global and only shard 0 writes the
     /// header, so concatenating the N outputs gives the bytes of one unsharded run.

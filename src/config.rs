@@ -76,6 +76,11 @@ pub struct SolveConfig {
     pub summary_json: Option<PathBuf>,
     /// Process only this shard of the input file.
     pub shard: Option<Shard>,
+    /// Stop at the first record that is invalid or not uniquely solvable.
+    pub strict: bool,
+    /// How many `FILE:LINE:COL: reason` messages about bad records go to stderr before they
+    /// are only counted (20 from the command line).
+    pub max_messages: usize,
     /// Grade solved puzzles (the er, ep, ed, level and hardest columns).
     pub grade: bool,
     /// Work budget per graded puzzle, in work units.
@@ -137,6 +142,8 @@ impl SolveConfig {
             quiet: a.quiet,
             summary_json: a.summary_json.clone(),
             shard: a.shard,
+            strict: a.strict,
+            max_messages: crate::pipeline::MAX_DIAGS,
             grade: !a.no_grade,
             grade_budget: a.grade_budget,
         })

@@ -10,6 +10,9 @@ use sudoku_batch::cli::{Cli, Command};
 use sudoku_batch::config::{BenchConfig, ExplainConfig, SolveConfig};
 use sudoku_batch::pipeline::{self, RunEnd};
 
+/// Exit code for a `--strict` run stopped by a record that is not uniquely solvable.
+const EXIT_STRICT: u8 = 1;
+
 /// Exit code for a run stopped by Ctrl-C or SIGTERM.
 const EXIT_INTERRUPTED: u8 = 130;
 
@@ -25,6 +28,7 @@ fn main() -> ExitCode {
             match pipeline::solve::run(&cfg, interrupt) {
                 Ok((summary, end)) => finish(
                     end,
+                    &cfg.input.display_name(),
                     summary.text(),
                     summary.json(),
                     cfg.quiet,
@@ -114,6 +118,7 @@ fn fail(e: &sudoku_batch::error::Error) -> ExitCode {
 /// Prints the summary and maps how the run ended to an exit code.
 fn finish(
     end: RunEnd,
+    input: &str,
     text: String,
     json: String,
     quiet: bool,
@@ -131,6 +136,13 @@ fn finish(
             eprintln!("sudoku-batch: cannot write {}: {e}", p.display());
             return ExitCode::from(2);
         }
+    }
+    if let RunEnd::Strict(p) = &end {
+        eprintln!(
+            "{input}:{}:{}: strict: {}; stopping (rows up to this record were written)",
+            p.line, p.col, p.message
+        );
+        return ExitCode::from(EXIT_STRICT);
     }
     if end == RunEnd::Interrupted {
         eprintln!(

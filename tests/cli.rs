@@ -290,6 +290,13 @@ fn csv_inputs_with_ids_and_check() {
     assert_eq!(rows[2][1], "b2");
     assert_eq!(rows[2][3], "solved");
     assert_eq!(rows[2][14], "");
+    // Regression: comment lines before a CSV header count in the line numbers.
+    let commented = format!("# a comment\n\nid,puzzle\nx,{p}\n");
+    let rows = csv_rows(&stdout(&run_stdin(
+        &["solve", "-", "-q"],
+        commented.as_bytes(),
+    )));
+    assert_eq!((rows[1][0].as_str(), rows[1][1].as_str()), ("4", "x"));
     // Forced CSV on a headerless file reads the first column.
     let out = stdout(&run_stdin(
         &["solve", "-", "-q", "--input-format", "csv"],

@@ -22,13 +22,17 @@ pub enum Source {
         map: Option<Mmap>,
         /// Bytes consumed so far.
         pos: usize,
+        /// The open file, to notice when it shrinks under the map.
+        file: File,
     },
     /// Standard input (or any reader), streamed through a bounded buffer.
     Stream {
         /// The reader.
         reader: Box<dyn Read + Send>,
-        /// Bytes read but not yet consumed; the front starts at a record boundary.
+        /// Bytes read; `buf[start..]` is not yet consumed and begins at a record boundary.
         buf: Vec<u8>,
+        /// Bytes at the front of `buf` already consumed (compacted away on the next read).
+        start: usize,
         /// True once the reader reported end of input.
         eof: bool,
     },
@@ -37,14 +41,16 @@ pub enum Source {
 impl std::fmt::Debug for Source {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Source::Mapped { map, pos } => f
+            Source::Mapped { map, pos, .. } => f
                 .debug_struct("Mapped")
                 .field("len", &map.as_ref().map_or(0, |m| m.len()))
                 .field("pos", pos)
                 .finish(),
-            Source::Stream { buf, eof, .. } => f
+            Source::Stream {
+                buf, start, eof, ..
+            } => f
                 .debug_struct("Stream")
-                .field("buffered", &buf.len())
+                .field("buffered", &(buf.len() - start))
                 .field("eof", eof)
                 .finish(),
         }
@@ -73,18 +79,27 @@ impl Source {
             return Err(err(io::Error::other("is a directory")));
         }
         if meta.len() == 0 && meta.is_file() {
-            return Ok(Source::Mapped { map: None, pos: 0 });
+            return Ok(Source::Mapped {
+                map: None,
+                pos: 0,
+                file,
+            });
         }
         if !meta.is_file() {
             // A FIFO or character device cannot be mapped: stream it instead.
             return Ok(Source::stream(Box::new(file)));
         }
+        install_sigbus_guard();
         // SAFETY: the mapping is read-only and private to this process; we never create a
-        // mutable view. The one hazard a memory map adds is another process changing the
-        // file while it is mapped: bytes may change under us (harmless: every byte value is
-        // handled by the parsers) or, if the file is truncated, reading past the new end
-        // raises SIGBUS. That is the documented limitation of reading from a map; users who
-        // rewrite input files while they are being read should pipe them through stdin.
+        // mutable view, and the `Mmap` lives as long as every slice borrowed from it (the
+        // slices borrow `self`). The one hazard a memory map adds is another process
+        // changing the file while it is mapped: bytes may change under us (harmless: every
+        // byte value is handled by the parsers) or, if the file is truncated, reading past
+        // the new end raises SIGBUS. We guard against that twice: the pipeline calls
+        // `check_size` before each window and stops with a clear error if the file shrank,
+        // and `install_sigbus_guard` turns a SIGBUS that still slips through (a truncation
+        // in the middle of a window) into a message and exit code 2 instead of a crash;
+        // rows of finished windows are already flushed to the output.
         let map = unsafe { Mmap::map(&file) }.map_err(err)?;
         #[cfg(unix)]
         {
@@ -95,7 +110,28 @@ impl Source {
         Ok(Source::Mapped {
             map: Some(map),
             pos: 0,
+            file,
         })
+    }
+
+    /// For a mapped file: fails if the file is now shorter than the map (it was truncated
+    /// while being read; touching the missing pages would raise SIGBUS).
+    pub fn check_size(&self) -> io::Result<()> {
+        if let Source::Mapped {
+            map: Some(map),
+            file,
+            ..
+        } = self
+        {
+            let now = file.metadata()?.len();
+            if now < map.len() as u64 {
+                return Err(io::Error::other(format!(
+                    "the file shrank from {} to {now} bytes while being read",
+                    map.len()
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// Streams records from `reader` (stdin, a pipe) through a bounded buffer.
@@ -103,6 +139,7 @@ impl Source {
         Source::Stream {
             reader,
             buf: Vec::with_capacity(STDIN_CHUNK),
+            start: 0,
             eof: false,
         }
     }
@@ -122,12 +159,24 @@ impl Source {
     pub fn fill(&mut self, keep: usize) -> io::Result<()> {
         match self {
             Source::Mapped { .. } => Ok(()),
-            Source::Stream { reader, buf, eof } => {
-                if *eof {
+            Source::Stream {
+                reader,
+                buf,
+                start,
+                eof,
+            } => {
+                let pending = buf.len() - *start;
+                if *eof || pending >= keep + STDIN_CHUNK {
+                    // At the end, or a full chunk is already waiting: memory stays bounded
+                    // by about two chunks plus the longest record.
                     return Ok(());
                 }
+                // Move the unconsumed bytes to the front, then read after them.
+                buf.copy_within(*start.., 0);
+                buf.truncate(pending);
+                *start = 0;
                 let old = buf.len();
-                buf.resize(old.max(keep) + STDIN_CHUNK, 0);
+                buf.resize(old + STDIN_CHUNK, 0);
                 loop {
                     match reader.read(&mut buf[old..]) {
                         Ok(0) => {
@@ -153,8 +202,8 @@ impl Source {
     /// The unconsumed bytes.
     pub fn window(&self) -> &[u8] {
         match self {
-            Source::Mapped { map, pos } => map.as_ref().map_or(&[][..], |m| &m[*pos..]),
-            Source::Stream { buf, .. } => buf,
+            Source::Mapped { map, pos, .. } => map.as_ref().map_or(&[][..], |m| &m[*pos..]),
+            Source::Stream { buf, start, .. } => &buf[*start..],
         }
     }
 
@@ -170,9 +219,78 @@ impl Source {
     pub fn consume(&mut self, n: usize) {
         match self {
             Source::Mapped { pos, .. } => *pos += n,
-            Source::Stream { buf, .. } => {
-                buf.drain(..n);
-            }
+            Source::Stream { start, .. } => *start += n,
         }
+    }
+}
+
+/// Installs (once) a SIGBUS handler that reports a truncated input file and exits with code 2.
+///
+/// Reading a page of a memory map beyond the end of a file that was truncated after it was
+/// mapped raises SIGBUS, whose default action kills the process without a word. The handler
+/// writes one line to stderr with `write(2)` (async-signal-safe) and ends the process with
+/// `_exit(2)`; it cannot resume the read. Output rows of finished windows were already
+/// flushed, so `FILE.partial` keeps every complete row written before the fault.
+#[cfg(unix)]
+pub fn install_sigbus_guard() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        const MSG: &[u8] = b"sudoku-batch: the input file was truncated while being read (SIGBUS); stopping. Rows written so far are kept.\n";
+        // SAFETY: the action only calls async-signal-safe functions (write, _exit) and
+        // touches no memory that another thread could be changing.
+        let r = unsafe {
+            signal_hook::low_level::register(signal_hook::consts::SIGBUS, || {
+                libc::write(2, MSG.as_ptr().cast(), MSG.len());
+                libc::_exit(2);
+            })
+        };
+        // Registration can only fail for forbidden signals; SIGBUS is not one.
+        drop(r);
+    });
+}
+
+/// No memory-map fault handler is needed off Unix.
+#[cfg(not(unix))]
+pub fn install_sigbus_guard() {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression: stdin used to read a new 4 MiB chunk after every window of records, so
+    /// the buffer grew with the input instead of staying bounded.
+    #[test]
+    fn stream_buffer_stays_bounded_when_windows_are_smaller_than_chunks() {
+        let line = [b'.'; 81];
+        let mut data = Vec::new();
+        for _ in 0..400_000 {
+            data.extend_from_slice(&line);
+            data.push(b'\n');
+        }
+        let total = data.len();
+        let mut src = Source::stream(Box::new(std::io::Cursor::new(data)));
+        let mut consumed = 0;
+        let mut most = 0;
+        loop {
+            src.fill(0).unwrap();
+            let w = src.window().len();
+            most = most.max(w);
+            if w == 0 && src.at_end() {
+                break;
+            }
+            // A window of 8192 records, as the pipeline takes.
+            let n = w.min(8192 * 82);
+            src.consume(n);
+            consumed += n;
+        }
+        assert_eq!(consumed, total);
+        assert!(most <= 2 * STDIN_CHUNK, "window grew to {most} bytes");
+    }
+
+    #[test]
+    fn a_directory_is_refused() {
+        let dir = std::env::temp_dir();
+        let e = Source::open(&dir).unwrap_err();
+        assert!(e.source.to_string().contains("directory"));
     }
 }

@@ -177,9 +177,25 @@ impl Sink {
         }
     }
 
+    /// Rows to any writer (tests, embedding).
+    pub fn writer(w: Box<dyn Write + Send>) -> Sink {
+        Sink {
+            writer: BufWriter::with_capacity(1 << 16, w),
+            paths: None,
+        }
+    }
+
     /// Rows to `path`, through `path.partial`. An existing `path` is left untouched until
-    /// the run completes.
+    /// the run completes. A path that names something other than a regular file (a device
+    /// such as `/dev/null`, a FIFO) is written directly.
     pub fn file(path: &Path) -> io::Result<Sink> {
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+            let f = std::fs::OpenOptions::new().write(true).open(path)?;
+            return Ok(Sink {
+                writer: BufWriter::with_capacity(1 << 20, Box::new(f)),
+                paths: None,
+            });
+        }
         let partial = partial_path(path);
         let f = File::create(&partial)?;
         Ok(Sink {

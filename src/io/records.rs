@@ -13,6 +13,13 @@ use std::ops::Range;
 
 use crate::core::grid::{Grid, is_blank};
 
+/// The longest record read; a longer one is an `invalid` row (and, on a stream, is skipped
+/// without being buffered), so memory stays bounded whatever the input.
+pub const MAX_RECORD: usize = 1 << 20;
+
+/// The reason given for a record longer than [`MAX_RECORD`].
+pub const TOO_LONG: &str = "record longer than 1 MiB";
+
 /// How records are laid out in the input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RecordFormat {
@@ -207,8 +214,8 @@ pub fn csv_layout_from_header(line: &[u8]) -> Option<CsvLayout> {
 }
 
 /// Guesses the record format from the start of the input: a header naming a puzzle column
-/// means CSV; a first record line of 81 cells means lines; a first line of nine cells means
-/// grid blocks; anything else is read as lines (whose records will then say what is wrong).
+/// means CSV; a first record line of 81 cells means lines; a first line of about nine cells
+/// (1 to 20, so that a damaged first row still counts) means grid blocks; anything else is read as lines (whose records will then say what is wrong).
 /// Returns the format and, for CSV, the byte offset just past the header line.
 pub fn detect(buf: &[u8]) -> (RecordFormat, usize) {
     let mut pos = bom_len(buf);
@@ -222,7 +229,8 @@ pub fn detect(buf: &[u8]) -> (RecordFormat, usize) {
             if Grid::parse_line(line.trim_ascii_start()).is_ok() {
                 return (RecordFormat::Line, 0);
             }
-            if block_row_cells(line) == Some(9) {
+            // A row of a grid block: a few cells (nine, or a damaged row of about nine).
+            if block_row_cells(line).is_some_and(|n| (1..=20).contains(&n)) {
                 return (RecordFormat::Grid, 0);
             }
             return (RecordFormat::Line, 0);
@@ -241,6 +249,7 @@ pub struct Splitter {
     csv_reader: Option<csv_core::Reader>,
     field_ends: Vec<usize>,
     field_buf: Vec<u8>,
+    skip_to_newline: bool,
 }
 
 /// What one call of [`Splitter::split`] did.
@@ -270,6 +279,7 @@ impl Splitter {
             csv_reader,
             field_ends: Vec::new(),
             field_buf: Vec::new(),
+            skip_to_newline: false,
         }
     }
 
@@ -291,10 +301,52 @@ impl Splitter {
     ) -> SplitProgress {
         self.raw.clear();
         self.arena.clear();
-        match self.format {
-            RecordFormat::Line => self.split_lines(buf, first_line, max_records, is_last),
-            RecordFormat::Grid => self.split_blocks(buf, first_line, max_records, is_last),
-            RecordFormat::Csv(_) => self.split_csv(buf, first_line, max_records, is_last),
+        let mut from = 0;
+        let mut lines = 0;
+        if self.skip_to_newline {
+            // The rest of an oversized record reported by `split_oversized`.
+            match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => {
+                    self.skip_to_newline = false;
+                    from = i + 1;
+                    lines = 1;
+                }
+                None => {
+                    self.skip_to_newline = !is_last;
+                    return SplitProgress {
+                        consumed: buf.len(),
+                        lines: u64::from(is_last),
+                    };
+                }
+            }
+        }
+        let first = first_line + lines;
+        let p = match self.format {
+            RecordFormat::Line => self.split_lines(buf, from, first, max_records, is_last),
+            RecordFormat::Grid => self.split_blocks(buf, from, first, max_records, is_last),
+            RecordFormat::Csv(_) => self.split_csv(buf, from, first, max_records, is_last),
+        };
+        SplitProgress {
+            consumed: p.consumed,
+            lines: p.lines + lines,
+        }
+    }
+
+    /// For a stream whose window holds no complete record and is already longer than
+    /// [`MAX_RECORD`]: reports the record at the front as invalid, consumes the window, and
+    /// skips the rest of that line in later splits, so memory stays bounded.
+    pub fn split_oversized(&mut self, buf: &[u8], first_line: u64) -> SplitProgress {
+        self.raw.clear();
+        self.arena.clear();
+        self.raw.push(RawRecord {
+            line: first_line,
+            fault: Some((first_line, 1, TOO_LONG)),
+            ..RawRecord::default()
+        });
+        self.skip_to_newline = true;
+        SplitProgress {
+            consumed: buf.len(),
+            lines: 0,
         }
     }
 
@@ -331,11 +383,12 @@ impl Splitter {
     fn split_lines(
         &mut self,
         buf: &[u8],
+        from: usize,
         first_line: u64,
         max_records: usize,
         is_last: bool,
     ) -> SplitProgress {
-        let mut pos = 0;
+        let mut pos = from;
         let mut line_no = first_line;
         while pos < buf.len() && self.raw.len() < max_records {
             let end = line_end(buf, pos);
@@ -347,7 +400,14 @@ impl Splitter {
                 start += bom_len(&buf[pos..end]);
             }
             let line = trim_cr(&buf[start..end]);
-            if !is_skippable(line) {
+            if line.len() > MAX_RECORD {
+                self.raw.push(RawRecord {
+                    line: line_no,
+                    offset: pos,
+                    fault: Some((line_no, 1, TOO_LONG)),
+                    ..RawRecord::default()
+                });
+            } else if !is_skippable(line) {
                 self.raw.push(RawRecord {
                     line: line_no,
                     offset: pos,
@@ -368,15 +428,16 @@ impl Splitter {
     fn split_blocks(
         &mut self,
         buf: &[u8],
+        from: usize,
         first_line: u64,
         max_records: usize,
         is_last: bool,
     ) -> SplitProgress {
-        let mut pos = 0;
+        let mut pos = from;
         let mut line_no = first_line;
         // Progress up to the end of the last complete record.
         let mut done = SplitProgress {
-            consumed: 0,
+            consumed: from,
             lines: 0,
         };
         'records: while pos < buf.len() && self.raw.len() < max_records {
@@ -420,6 +481,10 @@ impl Splitter {
             let mut l = line_no;
             loop {
                 if p >= buf.len() {
+                    if !is_last {
+                        // The block may go on in the next chunk.
+                        break 'records;
+                    }
                     break;
                 }
                 let end = line_end(buf, p);
@@ -485,18 +550,19 @@ impl Splitter {
     fn split_csv(
         &mut self,
         buf: &[u8],
+        from: usize,
         first_line: u64,
         max_records: usize,
         is_last: bool,
     ) -> SplitProgress {
         let RecordFormat::Csv(layout) = &self.format else {
             return SplitProgress {
-                consumed: 0,
+                consumed: from,
                 lines: 0,
             };
         };
         let layout = layout.clone();
-        let mut pos = 0;
+        let mut pos = from;
         let mut line_no = first_line;
         while pos < buf.len() && self.raw.len() < max_records {
             // One record: at least one line, more while a quoted field is open.
@@ -505,6 +571,20 @@ impl Splitter {
                 None if is_last => (buf.len(), count_lines(&buf[pos..]).max(1)),
                 None => break,
             };
+            if rec_end - pos > MAX_RECORD {
+                // An unterminated quote or a monster field: report it, and go on at the next
+                // line break rather than copying megabytes.
+                self.raw.push(RawRecord {
+                    line: line_no,
+                    offset: pos,
+                    fault: Some((line_no, 1, TOO_LONG)),
+                    ..RawRecord::default()
+                });
+                let next = line_end(buf, pos);
+                pos = (next + 1).min(buf.len());
+                line_no += 1;
+                continue;
+            }
             let line = trim_cr(&buf[pos..rec_end.min(buf.len())]);
             let body = if line_no == 1 {
                 &line[bom_len(line)..]

@@ -77,13 +77,17 @@ pub fn load_puzzles(spec: &InputSpec) -> Result<(Vec<Grid>, usize), Error> {
         },
         source: e,
     };
-    source.fill(0).map_err(read_err)?;
+    super::solve::fill_for_detection(&mut source).map_err(read_err)?;
     let (format, skip) = records::detect(source.window());
+    let header_lines = source.window()[..skip]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count() as u64;
     source.consume(skip);
     let mut splitter = Splitter::new(format);
     let mut grids = Vec::new();
     let mut skipped = 0;
-    let mut line = 1 + u64::from(skip > 0);
+    let mut line = 1 + header_lines;
     loop {
         let is_last = source.at_end();
         let window = source.window();

@@ -141,10 +141,10 @@ pub struct Writer<S> {
 }
 
 impl<S: Send + 'static> Writer<S> {
-    /// Starts the writer thread on `sink`, first writing `header`. With `flush_each`, every
-    /// window is flushed as soon as it is written (for streaming: rows leave as they are
-    /// made); otherwise the sink's buffer decides.
-    pub fn spawn(mut sink: Sink, header: Vec<u8>, flush_each: bool) -> Writer<S> {
+    /// Starts the writer thread on `sink`, first writing `header`. Every window is flushed
+    /// as soon as it is written: rows leave as they are made (streaming), and a crash loses
+    /// at most the window in progress, never rows already written.
+    pub fn spawn(mut sink: Sink, header: Vec<u8>) -> Writer<S> {
         let (tx, rx) = sync_channel::<Vec<Block<S>>>(1);
         let (back_tx, back) = sync_channel::<Vec<Block<S>>>(4);
         let failed = Arc::new(AtomicBool::new(false));
@@ -165,7 +165,7 @@ impl<S: Send + 'static> Writer<S> {
                                 break;
                             }
                         }
-                        if flush_each && result.is_ok() {
+                        if result.is_ok() {
                             if let Err(e) = sink.flush() {
                                 result = Err(e);
                                 failed2.store(true, Ordering::Relaxed);

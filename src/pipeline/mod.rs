@@ -13,8 +13,11 @@ use std::io::Write;
 use engine::Diag;
 
 /// How a run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RunEnd {
+    /// `--strict` met a record that is invalid or not uniquely solvable; the output holds
+    /// the rows up to and including it.
+    Strict(summary::Problem),
     /// All input was processed and the output completed.
     Completed,
     /// Ctrl-C or SIGTERM: the output holds the complete rows of a prefix of the input.
@@ -26,19 +29,22 @@ pub enum RunEnd {
 /// How many record messages go to stderr before they are only counted.
 pub const MAX_DIAGS: usize = 20;
 
-/// Prints `FILE:LINE:COL: message` for the first [`MAX_DIAGS`] bad records, then counts.
+/// Prints `FILE:LINE:COL: message` for the first `max` bad records (normally
+/// [`MAX_DIAGS`]), then counts.
 #[derive(Debug)]
 pub struct DiagPrinter {
     name: String,
+    max: usize,
     printed: usize,
     more: u64,
 }
 
 impl DiagPrinter {
-    /// A printer for input `name`.
-    pub fn new(name: String) -> DiagPrinter {
+    /// A printer for input `name` that prints at most `max` messages.
+    pub fn new(name: String, max: usize) -> DiagPrinter {
         DiagPrinter {
             name,
+            max,
             printed: 0,
             more: 0,
         }
@@ -46,7 +52,7 @@ impl DiagPrinter {
 
     /// Prints (or counts) one message.
     pub fn print(&mut self, d: &Diag) {
-        if self.printed < MAX_DIAGS {
+        if self.printed < self.max {
             self.printed += 1;
             let _ = writeln!(
                 std::io::stderr(),
@@ -63,7 +69,7 @@ impl DiagPrinter {
 
     /// Prints the count of messages not shown.
     pub fn finish(&self) {
-        if self.more > 0 {
+        if self.more > 0 && self.max > 0 {
             let _ = writeln!(
                 std::io::stderr(),
                 "{}: {} more invalid records not shown",

@@ -8,12 +8,12 @@ use crate::config::{InputFormat, InputSpec, OutputSpec, SolveConfig};
 use crate::core::grader::{Grader, Outcome, Rating};
 use crate::core::{Cell, Grid, SolveOutcome, Solver};
 use crate::error::Error;
-use crate::io::records::{self, CellsKind, Record, RecordFormat, Splitter};
+use crate::io::records::{self, CellsKind, MAX_RECORD, Record, RecordFormat, Splitter};
 use crate::io::{Field, RowEncoder, Sink, Source};
 
 use super::engine::{Block, Diag, Engine, Writer};
 use super::progress::Progress;
-use super::summary::{SolveStats, SolveSummary};
+use super::summary::{Problem, SolveStats, SolveSummary};
 use super::{DiagPrinter, RunEnd};
 
 /// Records per window: bounds memory (rows buffered) while keeping workers busy.
@@ -137,6 +137,10 @@ impl SolveWorker {
         block: &mut Block<SolveStats>,
     ) {
         use std::fmt::Write;
+        if cfg.strict && block.stats.first_problem.is_some() {
+            // Strict mode stops at the first problem: the rest of the block is not processed.
+            return;
+        }
         let stats = &mut block.stats;
         stats.records += 1;
         self.message.clear();
@@ -155,6 +159,9 @@ impl SolveWorker {
                 let mut fields = base_fields(rec, b"", b"invalid", Field::Null, b"", Field::Null);
                 fields[ERROR] = Field::Text(self.message.as_bytes());
                 self.write(enc, cfg, &mut block.out, &fields, Field::Null);
+                if cfg.strict {
+                    note_problem(block, at.line, at.col, &self.message);
+                }
                 return;
             }
         };
@@ -184,6 +191,9 @@ impl SolveWorker {
             fields[ERROR] = Field::Text(self.message.as_bytes());
             fields[TAIL] = Field::Text(tail_bytes);
             self.write(enc, cfg, &mut block.out, &fields, Field::Null);
+            if cfg.strict {
+                note_problem(block, rec.line, 1, &self.message);
+            }
             return;
         }
         self.solver.solve_into(&grid, cfg.limit, &mut self.outcome);
@@ -245,6 +255,14 @@ impl SolveWorker {
             }
         }
         self.write(enc, cfg, &mut block.out, &fields, check);
+        if cfg.strict && o.count != 1 {
+            let why = if o.count == 0 {
+                "puzzle has no solution"
+            } else {
+                "puzzle has more than one solution"
+            };
+            note_problem(block, rec.line, 1, why);
+        }
     }
 
     fn write(
@@ -263,6 +281,17 @@ impl SolveWorker {
         } else {
             enc.write_row(out, fields);
         }
+    }
+}
+
+/// Records the block's first problem (strict mode), with where its row ends.
+fn note_problem(block: &mut Block<SolveStats>, line: u64, col: usize, message: &str) {
+    if block.stats.first_problem.is_none() {
+        block.stats.first_problem = Some(Problem {
+            line,
+            col,
+            message: message.to_string(),
+        });
     }
 }
 
@@ -376,8 +405,44 @@ fn resolve_format(setting: InputFormat, start: &[u8]) -> (RecordFormat, usize) {
 
 /// Runs `solve`.
 pub fn run(cfg: &SolveConfig, interrupt: Arc<AtomicBool>) -> Result<(SolveSummary, RunEnd), Error> {
+    let source = open_input(&cfg.input)?;
+    run_with(cfg, source, None, interrupt)
+}
+
+/// Reads until the window holds the first record line whole (or the input ends), so that
+/// format detection sees a complete line.
+pub(crate) fn fill_for_detection(source: &mut Source) -> std::io::Result<()> {
+    loop {
+        let w = source.window();
+        let mut pos = 0;
+        let mut complete = false;
+        while let Some(nl) = w[pos..].iter().position(|&b| b == b'\n') {
+            let line = &w[pos..pos + nl];
+            let body = line.trim_ascii();
+            let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
+            if !body.is_empty() && !body.starts_with(b"#") {
+                complete = true;
+                break;
+            }
+            pos += nl + 1;
+        }
+        if complete || source.at_end() || w.len() >= (1 << 20) {
+            return Ok(());
+        }
+        let keep = w.len();
+        source.fill(keep)?;
+    }
+}
+
+/// Runs `solve` on an opened source. Rows go to `sink`, or when it is `None` to the output
+/// that `cfg` names (opened only after the input has been read successfully).
+pub fn run_with(
+    cfg: &SolveConfig,
+    mut source: Source,
+    sink: Option<Sink>,
+    interrupt: Arc<AtomicBool>,
+) -> Result<(SolveSummary, RunEnd), Error> {
     let start = Instant::now();
-    let mut source = open_input(&cfg.input)?;
     let input_name = cfg.input.display_name();
     let read_err = |e: std::io::Error| Error::Input {
         path: match &cfg.input {
@@ -386,13 +451,15 @@ pub fn run(cfg: &SolveConfig, interrupt: Arc<AtomicBool>) -> Result<(SolveSummar
         },
         source: e,
     };
-    source.fill(0).map_err(read_err)?;
+    fill_for_detection(&mut source).map_err(read_err)?;
     let (format, skip) = resolve_format(cfg.input_format, source.window());
-    let mut first_line = 1u64;
-    if skip > 0 {
-        source.consume(skip);
-        first_line = 2;
-    }
+    // A CSV header (and any comment lines before it) is consumed here.
+    let first_line = 1 + source.window()[..skip]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count() as u64;
+    source.consume(skip);
+    let mut first_line = first_line;
     // Global byte offset of the window's start, and the shard's byte range.
     let mut base = skip as u64;
     let range = match (cfg.shard, source.total_len()) {
@@ -407,12 +474,20 @@ pub fn run(cfg: &SolveConfig, interrupt: Arc<AtomicBool>) -> Result<(SolveSummar
             ));
         }
     };
-    let sink = open_output(&cfg.output)?;
+    let sink = match sink {
+        Some(s) => s,
+        None => open_output(&cfg.output)?,
+    };
     let output_name = match &cfg.output {
         OutputSpec::Stdout => "<stdout>".to_string(),
         OutputSpec::File(p) => p.display().to_string(),
     };
-    let partial = sink.partial_path().map(|p| p.to_path_buf());
+    // The path named in write errors: the file being written, or stdout.
+    let out_path: std::path::PathBuf = match (sink.partial_path(), &cfg.output) {
+        (Some(p), _) => p.to_path_buf(),
+        (None, OutputSpec::File(p)) => p.clone(),
+        (None, OutputSpec::Stdout) => "<stdout>".into(),
+    };
     let mut columns = SOLVE_COLUMNS.to_vec();
     if cfg.check {
         columns.push("check");
@@ -424,13 +499,14 @@ pub fn run(cfg: &SolveConfig, interrupt: Arc<AtomicBool>) -> Result<(SolveSummar
     }
     let engine = Engine::new(cfg.threads, Arc::clone(&interrupt), SolveWorker::default)
         .map_err(|e| Error::Usage(format!("cannot start worker threads: {e}")))?;
-    let mut writer: Writer<SolveStats> = Writer::spawn(sink, header, cfg.input == InputSpec::Stdin);
+    let mut writer: Writer<SolveStats> = Writer::spawn(sink, header);
     let progress = Progress::new(!cfg.quiet, source.total_len(), "puzzles");
     let mut splitter = Splitter::new(format);
     let mut stats = SolveStats::default();
-    let mut diags = DiagPrinter::new(input_name.clone());
+    let mut diags = DiagPrinter::new(input_name.clone(), cfg.max_messages);
     let mut consumed_total = 0u64;
     let mut end = RunEnd::Completed;
+    let mut fault: Option<Error> = None;
     loop {
         if engine.interrupted() {
             end = RunEnd::Interrupted;
@@ -439,19 +515,30 @@ pub fn run(cfg: &SolveConfig, interrupt: Arc<AtomicBool>) -> Result<(SolveSummar
         if writer.failed() {
             break;
         }
+        if let Err(e) = source.check_size() {
+            fault = Some(read_err(e));
+            break;
+        }
         let is_last = source.at_end();
         let window = source.window();
         if window.is_empty() && is_last {
             break;
         }
-        let p = splitter.split(window, first_line, WINDOW, is_last);
+        let mut p = splitter.split(window, first_line, WINDOW, is_last);
+        if p.consumed == 0 && splitter.is_empty() && !is_last && window.len() > MAX_RECORD {
+            // A stream holding one record longer than any real one: report and skip it.
+            p = splitter.split_oversized(window, first_line);
+        }
         if p.consumed == 0 && splitter.is_empty() {
             if is_last {
                 break;
             }
             // No complete record yet: read more (a long record spans chunks).
             let keep = window.len();
-            source.fill(keep).map_err(read_err)?;
+            if let Err(e) = source.fill(keep) {
+                fault = Some(read_err(e));
+                break;
+            }
             continue;
         }
         // With --shard, only the records that start in the shard's byte range are ours.
@@ -494,6 +581,15 @@ pub fn run(cfg: &SolveConfig, interrupt: Arc<AtomicBool>) -> Result<(SolveSummar
                     },
                 );
             }
+            // Strict mode stops after the first record that is not uniquely solvable: the
+            // blocks after the one holding it are dropped.
+            if cfg.strict {
+                if let Some(k) = blocks.iter().position(|b| b.stats.first_problem.is_some()) {
+                    for b in &mut blocks[k + 1..] {
+                        b.done = false;
+                    }
+                }
+            }
             let mut complete = true;
             for b in &blocks {
                 if !b.done {
@@ -506,6 +602,10 @@ pub fn run(cfg: &SolveConfig, interrupt: Arc<AtomicBool>) -> Result<(SolveSummar
                 }
             }
             writer.send(blocks);
+            if let Some(p) = stats.first_problem.clone() {
+                end = RunEnd::Strict(p);
+                break;
+            }
             if !complete {
                 end = RunEnd::Interrupted;
                 break;
@@ -521,13 +621,20 @@ pub fn run(cfg: &SolveConfig, interrupt: Arc<AtomicBool>) -> Result<(SolveSummar
         source.consume(p.consumed);
         progress.update(consumed_total, stats.records, "puzzles");
         if !source.at_end() {
-            source.fill(0).map_err(read_err)?;
+            if let Err(e) = source.fill(0) {
+                fault = Some(read_err(e));
+                break;
+            }
         }
     }
     progress.finish();
     diags.finish();
     let failed = writer.failed();
+    // Every complete window reaches the output before any error is reported.
     let (sink, write_result) = writer.finish();
+    if let Some(e) = fault {
+        return Err(e);
+    }
     if let Err(e) = write_result {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             return Ok((
@@ -536,7 +643,7 @@ pub fn run(cfg: &SolveConfig, interrupt: Arc<AtomicBool>) -> Result<(SolveSummar
             ));
         }
         return Err(Error::Output {
-            path: partial.unwrap_or_else(|| "-".into()),
+            path: out_path,
             source: e,
         });
     }
@@ -544,7 +651,7 @@ pub fn run(cfg: &SolveConfig, interrupt: Arc<AtomicBool>) -> Result<(SolveSummar
     if end == RunEnd::Completed {
         if let Some(sink) = sink {
             sink.finish().map_err(|e| Error::Output {
-                path: partial.clone().unwrap_or_else(|| "-".into()),
+                path: out_path.clone(),
                 source: e,
             })?;
         }

@@ -27,8 +27,22 @@ pub struct SolveStats {
     /// With `--check`: solutions different from the input's solution column (or a solution
     /// column that is not a grid).
     pub check_mismatch: u64,
+    /// With `--strict`: the first record that is not uniquely solvable.
+    #[serde(skip)]
+    pub first_problem: Option<Problem>,
     /// Grading: puzzles per level (by ER), and per technique setting ER.
     pub grades: GradeStats,
+}
+
+/// A record that stops a `--strict` run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// 1-based line.
+    pub line: u64,
+    /// 1-based column.
+    pub col: usize,
+    /// What is wrong with it.
+    pub message: String,
 }
 
 /// The six levels, in order.
@@ -151,6 +165,9 @@ impl SolveStats {
         self.guesses += o.guesses;
         self.check_ok += o.check_ok;
         self.check_mismatch += o.check_mismatch;
+        if self.first_problem.is_none() {
+            self.first_problem.clone_from(&o.first_problem);
+        }
         self.grades.merge(&o.grades);
     }
 }
