@@ -16,10 +16,10 @@
 //! `Potential`), in the SukakuExplainer fork that keeps SE 1.2.1's scale:
 //!
 //! - Levels, in solver order: `Chaining(false, false, false, 0)` (cycles and forcing
-//!   chains, [`cycles`]), aligned triple exclusion (run by the grader), then
+//!   chains, module `cycles`), aligned triple exclusion (run by the grader), then
 //!   `Chaining(false, true, true, 0)` (Nishio), `Chaining(true, false, false, 0)`
 //!   (multiple), `Chaining(true, true, false, 0)` (dynamic) and levels 1 to 4 of
-//!   `Chaining(true, true, false, level)` ([`forcing`], [`nested`]).
+//!   `Chaining(true, true, false, level)` (modules `forcing` and `nested`).
 //! - Ratings: bidirectional X- or Y-cycle 6.5, forcing X-chain 6.6, XY-cycle and forcing
 //!   chain 7.0, Nishio 7.5, multiple 8.0, dynamic 8.5, level 1 9.0, level `n >= 2`
 //!   9.5 + 0.5 (n - 2); each plus [`super::length_bonus`] of the hint's complexity minus 2.
