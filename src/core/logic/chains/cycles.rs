@@ -52,7 +52,6 @@ fn bloom_bit(cand: u16) -> u64 {
 pub(crate) struct CycleScratch {
     nodes: Vec<CNode>,
     on_idx: Vec<u32>,
-    off_idx: Vec<u32>,
     pend_on: Vec<u32>,
     pend_off: Vec<u32>,
     /// Cycles found: the closing "off" node and the cause of its link back to the start.
@@ -63,6 +62,12 @@ pub(crate) struct CycleScratch {
     /// The "on" potentials each "off" one implies on the (static) grid, for the current
     /// pass.
     links: Links,
+    /// For each start searched in this pass, the distance (in potentials, from its "on")
+    /// at which the search met the "on" of each of its link partners (`links.get`), or
+    /// `u8::MAX`; valid when `pstamp` is the pass number.
+    pdist: Vec<[u8; 4]>,
+    pstamp: Vec<u32>,
+    pass: u32,
 }
 
 impl Default for CycleScratch {
@@ -114,20 +119,21 @@ impl CycleScratch {
         CycleScratch {
             nodes: Vec::with_capacity(32 * 729),
             on_idx: vec![NONE; 729],
-            off_idx: vec![NONE; 729],
             pend_on: Vec::with_capacity(729),
             pend_off: Vec::with_capacity(32 * 729),
             found: Vec::with_capacity(256),
             off_planes: [CellSet::EMPTY; 9],
             off_cells: [0; 81],
             links: Links::new(),
+            pdist: vec![[u8::MAX; 4]; 729],
+            pstamp: vec![0; 729],
+            pass: 0,
         }
     }
 
     fn reset(&mut self) {
         for n in &self.nodes {
             self.on_idx[n.cand as usize] = NONE;
-            self.off_idx[n.cand as usize] = NONE;
             self.off_cells[cell_of(n.cand)] = 0;
         }
         self.off_planes = [CellSet::EMPTY; 9];
@@ -137,7 +143,7 @@ impl CycleScratch {
         self.found.clear();
     }
 
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, cand: u16, on: bool, cause: Cause, parent: u32) -> u32 {
         let i = self.nodes.len() as u32;
         let up = if parent == NONE {
@@ -156,10 +162,9 @@ impl CycleScratch {
     }
 
     /// Indexes a new "off" potential and queues it.
-    #[inline]
+    #[inline(always)]
     fn register_off(&mut self, cand: u16, cause: Cause, p: u32) {
         let i = self.push(cand, false, cause, p);
-        self.off_idx[cand as usize] = i;
         self.off_planes[digit_of(cand)].insert(Cell::new(cell_of(cand) as u8));
         self.off_cells[cell_of(cand)] |= 1 << digit_of(cand);
         self.pend_off.push(i);
@@ -267,6 +272,7 @@ impl CycleScratch {
         };
         let mut target = NONE;
         let mut round = 0u32;
+        let mut partner_dist = [u8::MAX; 4];
         while !self.pend_on.is_empty() {
             round += 1;
             // What this round finds has `2 * round` potentials.
@@ -322,11 +328,18 @@ impl CycleScratch {
                         let i = self.push(imp.cand, true, imp.cause(), e);
                         self.on_idx[imp.cand as usize] = i;
                         self.pend_on.push(i);
+                        if let Some(k) =
+                            closers[..n_closers].iter().position(|c| c.cand == imp.cand)
+                        {
+                            partner_dist[k] = (2 * round).min(254) as u8;
+                        }
                     }
                 }
             }
             self.pend_off.clear();
         }
+        self.pdist[start as usize] = partner_dist;
+        self.pstamp[start as usize] = self.pass;
         Some(target)
     }
 
@@ -347,7 +360,8 @@ impl CycleScratch {
             self.on_idx[start as usize] = root;
             self.pend_on.push(root);
         } else {
-            self.off_idx[start as usize] = root;
+            self.off_planes[digit_of(start)].insert(Cell::new(cell_of(start) as u8));
+            self.off_cells[cell_of(start)] |= 1 << digit_of(start);
             self.pend_off.push(root);
         }
         // Potentials of the layer being processed are at distance `layer` from the start;
@@ -431,13 +445,21 @@ pub(crate) fn mix(h: u64, v: u64) -> u64 {
 
 /// Runs SE's first chaining level on `cur` and offers every hint to `sink`. False when
 /// the budget ran out.
+///
+/// When keeping the best hint, the forcing chains from a candidate assumed off are not
+/// searched one by one: from "off", a chain first reaches the "on" of the candidate's link
+/// partners, so its shortest length is two plus the shortest distance from a partner's
+/// "on" to the candidate's "on", which the searches from the partners measured. Only a
+/// chain good enough to be kept is searched again, for its path. Hints carry their place
+/// in SE's order, so ties resolve as in SE.
 pub(crate) fn search(
     cur: &Cands,
     sc: &mut CycleScratch,
     sink: &mut Sink,
     budget: &mut Budget,
 ) -> bool {
-    for (y, x) in PASSES {
+    let best_mode = sink.keeps_best();
+    for (pi, &(y, x)) in PASSES.iter().enumerate() {
         let cycle_base: Tenths = if x && y { 70 } else { 65 };
         let key = if x && y {
             4
@@ -452,6 +474,13 @@ pub(crate) fn search(
             continue;
         }
         sc.links.build(cur, y, x);
+        sc.pass = sc.pass.wrapping_add(1);
+        if sc.pass == 0 {
+            sc.pstamp.iter_mut().for_each(|p| *p = 0);
+            sc.pass = 1;
+        }
+        let generation =
+            |start: u16, k: u64| ((pi as u64 * 729 + u64::from(start)) << 10 | k.min(1020)) + 1;
         for c in 0..81usize {
             let cs = cur.cells[c];
             if cs.len() < 2 || (cs.len() > 2 && !x) {
@@ -471,20 +500,73 @@ pub(crate) fn search(
                 };
                 for k in 0..sc.found.len() {
                     let (e, cause) = sc.found[k];
-                    offer_cycle(cur, sc, start, e, cause, x, y, sink);
+                    offer_cycle(
+                        cur,
+                        sc,
+                        start,
+                        e,
+                        cause,
+                        x,
+                        y,
+                        generation(start, k as u64),
+                        sink,
+                    );
                 }
                 if t_on != NONE {
-                    offer_chain(cur, sc, start, t_on, x, y, sink);
+                    offer_chain(cur, sc, start, t_on, x, y, generation(start, 1021), sink);
                 }
-                if x {
-                    let lim = sink.limit(chain_base, key);
-                    if lim >= 4 {
-                        match sc.forcing(cur, start, false, y, lim, budget) {
-                            None => return false,
-                            Some(Ok(t)) => offer_chain(cur, sc, start, t, x, y, sink),
-                            Some(Err(_)) => {}
+                if x && !best_mode {
+                    match sc.forcing(cur, start, false, y, u32::MAX, budget) {
+                        None => return false,
+                        Some(Ok(t)) => {
+                            offer_chain(cur, sc, start, t, x, y, generation(start, 1022), sink)
                         }
+                        Some(Err(_)) => {}
                     }
+                }
+            }
+        }
+        if !(x && best_mode) {
+            continue;
+        }
+        // Forcing chains from a candidate assumed off, from the partners' distances.
+        for c in 0..81usize {
+            let cs = cur.cells[c];
+            if cs.len() < 2 {
+                continue;
+            }
+            for d in cs {
+                let start = (c * 9 + d.index()) as u16;
+                let mut best = u32::MAX;
+                for p in sc.links.get(start) {
+                    let b = p.cand as usize;
+                    if sc.pstamp[b] != sc.pass {
+                        continue;
+                    }
+                    let Some(k) = sc.links.get(p.cand).iter().position(|q| q.cand == start) else {
+                        continue;
+                    };
+                    let dist = sc.pdist[b][k];
+                    if dist != u8::MAX {
+                        best = best.min(u32::from(dist));
+                    }
+                }
+                if best == u32::MAX {
+                    continue;
+                }
+                let complexity = best + 2;
+                let difficulty = chain_base + length_bonus(complexity - 2);
+                let g = generation(start, 1022);
+                if !sink.wants_at(difficulty, complexity, key, g) {
+                    continue;
+                }
+                match sc.forcing(cur, start, false, y, complexity, budget) {
+                    None => return false,
+                    Some(Ok(t)) => {
+                        debug_assert_eq!(sc.depth(t), complexity);
+                        offer_chain(cur, sc, start, t, x, y, g, sink);
+                    }
+                    Some(Err(_)) => debug_assert!(false, "the chain from off is shorter"),
                 }
             }
         }
@@ -503,6 +585,7 @@ fn offer_cycle(
     cause: Cause,
     x: bool,
     y: bool,
+    generation: u64,
     sink: &mut Sink,
 ) {
     // The closing "on" repeats the start: the distinct potentials are `e` and its
@@ -516,7 +599,7 @@ fn offer_cycle(
         (Technique::XCycle, 65, 2)
     };
     let difficulty = base + length_bonus(complexity.saturating_sub(2));
-    if !sink.wants(difficulty, complexity, key) {
+    if !sink.wants_at(difficulty, complexity, key, generation) {
         return;
     }
     // Cells of the cycle.
@@ -565,6 +648,7 @@ fn offer_cycle(
         return;
     }
     let mut hint = Hint::new(technique, difficulty, complexity, key);
+    hint.generation = generation;
     hint.removals = removals;
     hint.cells = cells;
     hint.digits = digits;
@@ -597,6 +681,7 @@ fn offer_chain(
     t: u32,
     x: bool,
     y: bool,
+    generation: u64,
     sink: &mut Sink,
 ) {
     let complexity = sc.depth(t);
@@ -606,7 +691,7 @@ fn offer_chain(
         (Technique::ForcingXChain, 66, 2)
     };
     let difficulty = base + length_bonus(complexity.saturating_sub(2));
-    if !sink.wants(difficulty, complexity, key) {
+    if !sink.wants_at(difficulty, complexity, key, generation) {
         return;
     }
     let target = sc.nodes[t as usize];
@@ -614,6 +699,7 @@ fn offer_chain(
     let cell = Cell::new(c as u8);
     let digit = Digit::from_index(d);
     let mut hint = Hint::new(technique, difficulty, complexity, key);
+    hint.generation = generation;
     if target.on {
         for e in cur.cells[c] {
             if e != digit {

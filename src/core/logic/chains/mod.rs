@@ -101,6 +101,8 @@ pub(crate) struct Hint {
     pub parents: Bits,
     /// Nested searches only: fingerprint of the chains (SE `FullChain`).
     pub sig: u64,
+    /// Position in SE's order of generation, which breaks ties (0: the order of offers).
+    pub generation: u64,
 }
 
 impl Hint {
@@ -121,12 +123,18 @@ impl Hint {
             digits: DigitSet::EMPTY,
             parents: Bits::EMPTY,
             sig: 0,
+            generation: 0,
         }
     }
 
     #[inline]
-    fn key(&self) -> (Tenths, u32, u8) {
-        (self.difficulty, self.complexity, self.sort_key)
+    fn key(&self) -> (Tenths, u32, u8, u64) {
+        (
+            self.difficulty,
+            self.complexity,
+            self.sort_key,
+            self.generation,
+        )
     }
 
     /// The removal of candidate `cand`.
@@ -169,6 +177,8 @@ pub(crate) struct Sink {
     ctx: Option<Cands>,
     best: Option<Hint>,
     pub(crate) all: Vec<Hint>,
+    /// The generation the next hint offered without one gets.
+    next: u64,
 }
 
 impl Sink {
@@ -178,6 +188,7 @@ impl Sink {
             ctx: None,
             best: None,
             all: Vec::with_capacity(1024),
+            next: 1,
         }
     }
 
@@ -187,6 +198,7 @@ impl Sink {
         self.ctx = None;
         self.best = None;
         self.all.clear();
+        self.next = 1;
     }
 
     /// Collect-all mode, with `ctx` the outer chain's starting grid (for rule parents).
@@ -195,6 +207,13 @@ impl Sink {
         self.ctx = Some(*ctx);
         self.best = None;
         self.all.clear();
+        self.next = 1;
+    }
+
+    /// True when keeping the best hint (not collecting).
+    #[inline]
+    pub(crate) fn keeps_best(&self) -> bool {
+        !self.collect
     }
 
     /// The outer chain's starting grid when collecting for a nested search.
@@ -203,13 +222,25 @@ impl Sink {
         self.ctx.as_ref()
     }
 
-    /// True when a hint with this key would be kept.
+    /// True when a hint with this key, offered next, would be kept.
     #[inline]
     pub(crate) fn wants(&self, difficulty: Tenths, complexity: u32, sort_key: u8) -> bool {
+        self.wants_at(difficulty, complexity, sort_key, self.next)
+    }
+
+    /// True when a hint with this key and generation would be kept.
+    #[inline]
+    pub(crate) fn wants_at(
+        &self,
+        difficulty: Tenths,
+        complexity: u32,
+        sort_key: u8,
+        generation: u64,
+    ) -> bool {
         match &self.best {
             _ if self.collect => true,
             None => true,
-            Some(b) => (difficulty, complexity, sort_key) < b.key(),
+            Some(b) => (difficulty, complexity, sort_key, generation) < b.key(),
         }
     }
 
@@ -238,13 +269,19 @@ impl Sink {
         strict.max(same.min(threshold(allowed).saturating_add(2)))
     }
 
-    /// Offers a hint: kept if it beats the best so far (or always, when collecting).
+    /// Offers a hint: kept if it beats the best so far (or always, when collecting). A
+    /// hint without a generation gets the next one.
     #[inline]
     pub(crate) fn offer(&mut self, h: &Hint) {
+        let mut h = *h;
+        if h.generation == 0 {
+            h.generation = self.next;
+            self.next += 1;
+        }
         if self.collect {
-            self.all.push(*h);
-        } else if self.wants(h.difficulty, h.complexity, h.sort_key) {
-            self.best = Some(*h);
+            self.all.push(h);
+        } else if self.wants_at(h.difficulty, h.complexity, h.sort_key, h.generation) {
+            self.best = Some(h);
         }
     }
 }
