@@ -674,6 +674,7 @@ fn offer_cycle(
 }
 
 /// Offers the forcing chain ending at node `t` (SE `createForcingChainHint`).
+#[allow(clippy::too_many_arguments)]
 fn offer_chain(
     cur: &Cands,
     sc: &CycleScratch,
