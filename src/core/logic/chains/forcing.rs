@@ -363,28 +363,28 @@ fn offer(
     let (cand, on) = target;
     let (c, d) = (cell_of(cand), digit_of(cand));
     let cell = Cell::new(c as u8);
-    let mut hint = Hint::new(technique, spec.base, 0, sort_key);
+    // An "on" result removes the cell's other candidates: worth it only if it has some.
+    if on && src.cells[c].bits() & !(1 << d) == 0 {
+        return;
+    }
+    let limit = sink.limit(spec.base, sort_key);
+    let Some(cx) = complexity(counter, table, parts, limit) else {
+        return;
+    };
+    let difficulty = spec.base + length_bonus(cx.saturating_sub(2));
+    if !sink.wants(difficulty, cx, sort_key) {
+        return;
+    }
+    let mut hint = Hint::new(technique, difficulty, cx, sort_key);
     if on {
         for e in src.cells[c] {
             if e.index() != d {
                 hint.removals[e.index()].insert(cell);
             }
         }
-        if !hint.is_worth() {
-            return;
-        }
         hint.placement = Some((cell, Digit::from_index(d)));
     } else {
         hint.remove_cand(cand);
-    }
-    let limit = sink.limit(spec.base, sort_key);
-    let Some(cx) = complexity(counter, table, parts, limit) else {
-        return;
-    };
-    hint.complexity = cx;
-    hint.difficulty = spec.base + length_bonus(cx.saturating_sub(2));
-    if !sink.wants(hint.difficulty, cx, sort_key) {
-        return;
     }
     for &(r, t) in parts {
         let n = &r.nodes[t as usize];
@@ -563,14 +563,22 @@ pub(crate) fn search(
         if !(card > 2 || (card > 1 && spec.dynamic)) {
             continue;
         }
-        let mut outs = [Outcome::EMPTY; 9];
+        // What every candidate of the cell implies (cell forcing chains).
+        let mut cell_on = [CellSet::EMPTY; 9];
+        let mut cell_off = [CellSet::EMPTY; 9];
         for (vi, v) in cs.iter().enumerate() {
             let start = (c * 9 + v.index()) as u16;
             let Some(o_on) = cx.outcome(start, &mut value_runs[vi], &mut held_values[vi], cache)
             else {
                 return false;
             };
-            outs[vi] = o_on;
+            if vi == 0 {
+                cell_on = o_on.on;
+                cell_off = o_on.off;
+            } else {
+                and_with(&mut cell_on, &o_on.on);
+                and_with(&mut cell_off, &o_on.off);
+            }
             if spec.dynamic
                 && !chain(
                     off_run,
@@ -701,12 +709,7 @@ pub(crate) fn search(
         {
             // Cell forcing chains (sort key 5).
             let k = card as usize;
-            let mut on_int = outs[0].on;
-            let mut off_int = outs[0].off;
-            for o in &outs[1..k] {
-                and_with(&mut on_int, &o.on);
-                and_with(&mut off_int, &o.off);
-            }
+            let (on_int, off_int) = (cell_on, cell_off);
             if is_empty(&on_int) && is_empty(&off_int) {
                 continue;
             }

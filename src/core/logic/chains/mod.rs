@@ -143,11 +143,6 @@ impl Hint {
         self.removals[digit_of(cand)].insert(Cell::new(cell_of(cand) as u8));
     }
 
-    /// True when the hint removes something.
-    #[inline]
-    pub(crate) fn is_worth(&self) -> bool {
-        self.removals.iter().any(|s| !s.is_empty())
-    }
 }
 
 /// The largest chain length (complexity minus 2) whose bonus is at most `b` tenths:
@@ -273,15 +268,16 @@ impl Sink {
     /// hint without a generation gets the next one.
     #[inline]
     pub(crate) fn offer(&mut self, h: &Hint) {
-        let mut h = *h;
-        if h.generation == 0 {
-            h.generation = self.next;
+        let generation = if h.generation == 0 {
             self.next += 1;
-        }
+            self.next - 1
+        } else {
+            h.generation
+        };
         if self.collect {
-            self.all.push(h);
-        } else if self.wants_at(h.difficulty, h.complexity, h.sort_key, h.generation) {
-            self.best = Some(h);
+            self.all.push(*h);
+        } else if self.wants_at(h.difficulty, h.complexity, h.sort_key, generation) {
+            self.best = Some(Hint { generation, ..*h });
         }
     }
 }
