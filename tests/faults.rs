@@ -74,11 +74,15 @@ fn sigterm_behaves_like_ctrl_c() {
     let dir = tempfile::tempdir().unwrap();
     let input = hard_input(dir.path(), 600);
     let out = dir.path().join("out.csv");
+    // A small grading budget: a worker finishes the block of puzzles it started before it
+    // stops, and these puzzles need nested chains (a full budget each).
     let child = bin()
         .args([
             "solve",
             input.to_str().unwrap(),
             "-j1",
+            "--grade-budget",
+            "100000",
             "-o",
             out.to_str().unwrap(),
         ])
@@ -108,11 +112,15 @@ fn input_truncated_while_read_stops_with_exit_2_and_complete_rows() {
     let dir = tempfile::tempdir().unwrap();
     let input = hard_input(dir.path(), 600);
     let out = dir.path().join("out.csv");
+    // A small grading budget: a worker finishes the block of puzzles it started before it
+    // stops, and these puzzles need nested chains (a full budget each).
     let child = bin()
         .args([
             "solve",
             input.to_str().unwrap(),
             "-j1",
+            "--grade-budget",
+            "100000",
             "-o",
             out.to_str().unwrap(),
         ])

@@ -1,0 +1,735 @@
+//! Static chains from one candidate: bidirectional cycles (X-, Y- and XY-cycles) and
+//! forcing chains (forcing X-chains and forcing chains with X- and Y-links), the first
+//! chaining level of Sudoku Explainer (`Chaining(false, false, false, 0)`,
+//! `getLoopHintList`, `doUnaryChaining`, `doCycles`, `doForcingChains`).
+//!
+//! Links: "on" to "off" (a placed digit removes the cell's other candidates, with Y-links,
+//! and its other places in the box, row and column) and "off" to "on" (a cell left with
+//! one candidate, with Y-links; a house left with one place, with X-links), always on the
+//! grid as it is (static chains).
+//!
+//! Three passes, as SE: X-links only (X-cycles, forcing X-chains), Y-links only (Y-cycles,
+//! from bivalue cells only) and both (XY-cycles, forcing chains). From every candidate of
+//! every cell with two or more candidates, in reading order:
+//!
+//! - *cycles*: a breadth-first search where "on" potentials are kept once but "off"
+//!   potentials once per parent (unless the potential is one of that parent's ancestors);
+//!   every "off" potential met from the second round on that implies the starting
+//!   candidate closes a cycle. The cycle removes, from cells outside it, each digit seen by
+//!   an "on" node of the cycle and by an "off" node of the same digit (the reversed cycle).
+//! - *forcing chains*: a plain breadth-first search from the candidate assumed on (a chain
+//!   reaching its "off": the candidate goes) and from it assumed off (reaching its "on":
+//!   the digit is placed).
+//!
+//! A cycle's complexity is its number of distinct potentials, a forcing chain's its number
+//! of potentials (both ends included).
+
+use super::potentials::{Bits, CELL_HOUSES, Cands, Cause, Implied, Links, NONE, cell_of, digit_of};
+use super::{Hint, Sink, rule_parents_of};
+use crate::core::bitboard::{CellSet, DigitSet};
+use crate::core::index::{Cell, Digit, PEERS};
+use crate::core::logic::{Budget, Technique, Tenths, length_bonus};
+
+/// One potential of a static search: candidate, polarity, cause and the one parent.
+#[derive(Clone, Copy, Debug)]
+struct CNode {
+    cand: u16,
+    on: bool,
+    cause: Cause,
+    parent: u32,
+    /// One bit per "off" ancestor (hashed): a quick filter for [`CycleScratch::is_ancestor_off`].
+    bloom: u64,
+}
+
+/// The filter bit of an "off" candidate.
+#[inline]
+fn bloom_bit(cand: u16) -> u64 {
+    1u64 << ((u32::from(cand).wrapping_mul(0x9E37_79B1) >> 26) & 63)
+}
+
+/// Working memory of the static searches, reused from candidate to candidate.
+#[derive(Clone, Debug)]
+pub(crate) struct CycleScratch {
+    nodes: Vec<CNode>,
+    on_idx: Vec<u32>,
+    pend_on: Vec<u32>,
+    pend_off: Vec<u32>,
+    /// Cycles found: the closing "off" node and the cause of its link back to the start.
+    found: Vec<(u32, Cause)>,
+    /// Indexed "off" potentials, per digit and per cell.
+    off_planes: [CellSet; 9],
+    off_cells: [u16; 81],
+    /// The "on" potentials each "off" one implies on the (static) grid, for the current
+    /// pass.
+    links: Links,
+    /// For each start searched in this pass, the distance (in potentials, from its "on")
+    /// at which the search met the "on" of each of its link partners (`links.get`), or
+    /// `u8::MAX`; valid when `pstamp` is the pass number.
+    pdist: Vec<[u8; 4]>,
+    pstamp: Vec<u32>,
+    pass: u32,
+}
+
+impl Default for CycleScratch {
+    fn default() -> Self {
+        CycleScratch::new()
+    }
+}
+
+/// The "off" potentials an "on" one implies, as sets (see
+/// [`CycleScratch::implied_offs`]).
+struct Offs {
+    c: usize,
+    d: usize,
+    others: u16,
+    peers: CellSet,
+    bx: CellSet,
+    row: CellSet,
+}
+
+impl Offs {
+    /// Whether candidate `q` is among them: its cause and its rank in SE's order.
+    #[inline]
+    fn find(&self, q: u16) -> Option<(Cause, u32)> {
+        let (qc, qd) = (cell_of(q), digit_of(q));
+        if qc == self.c {
+            return (qd != self.d && self.others & (1 << qd) != 0)
+                .then_some((Cause::Cell, qd as u32));
+        }
+        let x = Cell::new(qc as u8);
+        if qd != self.d || !self.peers.contains(x) {
+            return None;
+        }
+        Some(if self.bx.contains(x) {
+            (Cause::Block, 100 + qc as u32)
+        } else if self.row.contains(x) {
+            (Cause::Row, 200 + qc as u32)
+        } else {
+            (Cause::Column, 300 + qc as u32)
+        })
+    }
+}
+
+/// Cycle and forcing chain passes: (Y-links, X-links).
+const PASSES: [(bool, bool); 3] = [(false, true), (true, false), (true, true)];
+
+impl CycleScratch {
+    /// Fresh scratch.
+    pub(crate) fn new() -> CycleScratch {
+        CycleScratch {
+            nodes: Vec::with_capacity(32 * 729),
+            on_idx: vec![NONE; 729],
+            pend_on: Vec::with_capacity(729),
+            pend_off: Vec::with_capacity(32 * 729),
+            found: Vec::with_capacity(256),
+            off_planes: [CellSet::EMPTY; 9],
+            off_cells: [0; 81],
+            links: Links::new(),
+            pdist: vec![[u8::MAX; 4]; 729],
+            pstamp: vec![0; 729],
+            pass: 0,
+        }
+    }
+
+    fn reset(&mut self) {
+        for n in &self.nodes {
+            self.on_idx[n.cand as usize] = NONE;
+            self.off_cells[cell_of(n.cand)] = 0;
+        }
+        self.off_planes = [CellSet::EMPTY; 9];
+        self.nodes.clear();
+        self.pend_on.clear();
+        self.pend_off.clear();
+        self.found.clear();
+    }
+
+    #[inline(always)]
+    fn push(&mut self, cand: u16, on: bool, cause: Cause, parent: u32) -> u32 {
+        let i = self.nodes.len() as u32;
+        let up = if parent == NONE {
+            0
+        } else {
+            self.nodes[parent as usize].bloom
+        };
+        self.nodes.push(CNode {
+            cand,
+            on,
+            cause,
+            parent,
+            bloom: if on { up } else { up | bloom_bit(cand) },
+        });
+        i
+    }
+
+    /// Indexes a new "off" potential and queues it.
+    #[inline(always)]
+    fn register_off(&mut self, cand: u16, cause: Cause, p: u32) {
+        let i = self.push(cand, false, cause, p);
+        self.off_planes[digit_of(cand)].insert(Cell::new(cell_of(cand) as u8));
+        self.off_cells[cell_of(cand)] |= 1 << digit_of(cand);
+        self.pend_off.push(i);
+    }
+
+    /// The "off" potentials the "on" node `p` implies (SE `getOnToOff`), as sets: the
+    /// cell's other candidates (with Y-links) and the digit's other places in the box,
+    /// row and column.
+    #[inline]
+    fn implied_offs(&self, cur: &Cands, p: u32, y: bool) -> Offs {
+        let pc = self.nodes[p as usize].cand;
+        let (c, d) = (cell_of(pc), digit_of(pc));
+        let others = if y {
+            cur.cells[c].bits() & !(1 << d)
+        } else {
+            0
+        };
+        let mut plane = cur.planes[d];
+        plane.remove(Cell::new(c as u8));
+        let [bx, row, col] = CELL_HOUSES[c];
+        Offs {
+            c,
+            d,
+            others,
+            peers: plane & (bx | row | col),
+            bx,
+            row,
+        }
+    }
+
+    /// Indexes and queues, in SE's order, the "off" potentials of `o` not met yet.
+    #[inline]
+    fn register_new(&mut self, o: &Offs, p: u32) {
+        let mut fresh = o.others & !self.off_cells[o.c];
+        while fresh != 0 {
+            let e = fresh.trailing_zeros() as usize;
+            fresh &= fresh - 1;
+            self.register_off((o.c * 9 + e) as u16, Cause::Cell, p);
+        }
+        let new = o.peers - self.off_planes[o.d];
+        if new.is_empty() {
+            return;
+        }
+        for x in new & o.bx {
+            self.register_off((x.index() * 9 + o.d) as u16, Cause::Block, p);
+        }
+        for x in (new & o.row) - o.bx {
+            self.register_off((x.index() * 9 + o.d) as u16, Cause::Row, p);
+        }
+        for x in (new - o.row) - o.bx {
+            self.register_off((x.index() * 9 + o.d) as u16, Cause::Column, p);
+        }
+    }
+
+    /// True when the "off" potential `cand` is `p` or one of its ancestors (SE `isParent`
+    /// looks at the ancestors; `p` itself is "on" so never equal).
+    #[inline]
+    fn is_ancestor_off(&self, p: u32, cand: u16) -> bool {
+        if self.nodes[p as usize].bloom & bloom_bit(cand) == 0 {
+            return false;
+        }
+        let mut i = self.nodes[p as usize].parent;
+        while i != NONE {
+            let n = &self.nodes[i as usize];
+            if n.cand == cand && !n.on {
+                return true;
+            }
+            i = n.parent;
+        }
+        false
+    }
+
+    /// SE `doCycles` and `doForcingChains` from `start` assumed on, as one search.
+    ///
+    /// Both of SE's searches build the same tree of "on" potentials: `doCycles` keeps an
+    /// "off" potential once per parent (unless it is one of that parent's ancestors) while
+    /// `doForcingChains` keeps it once, but a repeated "off" potential only implies "on"
+    /// ones already met. So one breadth-first search suffices; a cycle closes wherever an
+    /// "off" potential (repeated or not, not an ancestor of its parent) implies the start,
+    /// from the second round on, in the order SE meets them. Cycles go to `found` (the
+    /// closing "off" node, unindexed, and the cause of its link to the start), up to
+    /// `cycle_len` potentials; the first "off" of the start itself within `chain_len`
+    /// potentials (0: none wanted) is returned as the forcing chain's target.
+    #[allow(clippy::too_many_arguments)]
+    fn unary(
+        &mut self,
+        cur: &Cands,
+        start: u16,
+        y: bool,
+        cycle_len: u32,
+        chain_len: u32,
+        budget: &mut Budget,
+    ) -> Option<u32> {
+        self.reset();
+        let root = self.push(start, true, Cause::Assumption, NONE);
+        self.on_idx[start as usize] = root;
+        self.pend_on.push(root);
+        // "Off" potentials that imply the start (links are symmetric: those the start's
+        // "off" implies), with the cause of that link.
+        let mut closers = [Implied::default(); 4];
+        let n_closers = {
+            let l = self.links.get(start);
+            closers[..l.len()].copy_from_slice(l);
+            l.len()
+        };
+        let mut target = NONE;
+        let mut round = 0u32;
+        let mut partner_dist = [u8::MAX; 4];
+        while !self.pend_on.is_empty() {
+            round += 1;
+            // What this round finds has `2 * round` potentials.
+            let want_cycle = round >= 2 && 2 * round <= cycle_len && n_closers > 0;
+            let want_chain = target == NONE && 2 * round <= chain_len;
+            if !want_chain && 2 * round > cycle_len {
+                break;
+            }
+            let mut k = 0;
+            while k < self.pend_on.len() {
+                let p = self.pend_on[k];
+                k += 1;
+                let o = self.implied_offs(cur, p, y);
+                if want_chain && target == NONE {
+                    if let Some((cause, _)) = o.find(start) {
+                        target = self.push(start, false, cause, p);
+                    }
+                }
+                if want_cycle {
+                    // Closing "off" potentials, in the order SE meets them.
+                    let mut hits = [(0u32, 0usize, Cause::Assumption); 4];
+                    let mut nh = 0;
+                    for (j, cl) in closers[..n_closers].iter().enumerate() {
+                        if let Some((cause, rank)) = o.find(cl.cand) {
+                            hits[nh] = (rank, j, cause);
+                            nh += 1;
+                        }
+                    }
+                    hits[..nh].sort_unstable_by_key(|h| h.0);
+                    for &(_, j, cause) in &hits[..nh] {
+                        let q = closers[j].cand;
+                        if !self.is_ancestor_off(p, q) {
+                            let e = self.push(q, false, cause, p);
+                            self.found.push((e, closers[j].cause()));
+                        }
+                    }
+                }
+                self.register_new(&o, p);
+            }
+            self.pend_on.clear();
+            if !budget.charge(self.pend_off.len() as u64 / 4 + 1) {
+                return None;
+            }
+            // The next round's "on" potentials, kept once.
+            let mut k = 0;
+            while k < self.pend_off.len() {
+                let e = self.pend_off[k];
+                k += 1;
+                let ec = self.nodes[e as usize].cand;
+                for j in 0..self.links.get(ec).len() {
+                    let imp = self.links.get(ec)[j];
+                    if self.on_idx[imp.cand as usize] == NONE {
+                        let i = self.push(imp.cand, true, imp.cause(), e);
+                        self.on_idx[imp.cand as usize] = i;
+                        self.pend_on.push(i);
+                        if let Some(k) =
+                            closers[..n_closers].iter().position(|c| c.cand == imp.cand)
+                        {
+                            partner_dist[k] = (2 * round).min(254) as u8;
+                        }
+                    }
+                }
+            }
+            self.pend_off.clear();
+        }
+        self.pdist[start as usize] = partner_dist;
+        self.pstamp[start as usize] = self.pass;
+        Some(target)
+    }
+
+    /// SE `doForcingChains` from `start` assumed on (`start_on`) or off: the node reaching
+    /// the opposite of the start, if any within `max_len` potentials.
+    fn forcing(
+        &mut self,
+        cur: &Cands,
+        start: u16,
+        start_on: bool,
+        y: bool,
+        max_len: u32,
+        budget: &mut Budget,
+    ) -> Option<Result<u32, bool>> {
+        self.reset();
+        let root = self.push(start, start_on, Cause::Assumption, NONE);
+        if start_on {
+            self.on_idx[start as usize] = root;
+            self.pend_on.push(root);
+        } else {
+            self.off_planes[digit_of(start)].insert(Cell::new(cell_of(start) as u8));
+            self.off_cells[cell_of(start)] |= 1 << digit_of(start);
+            self.pend_off.push(root);
+        }
+        // Potentials of the layer being processed are at distance `layer` from the start;
+        // what they imply has `layer + 2` potentials in its chain.
+        let mut layer = 0u32;
+        while !self.pend_on.is_empty() || !self.pend_off.is_empty() {
+            if !self.pend_on.is_empty() {
+                if layer + 2 > max_len {
+                    return Some(Err(true));
+                }
+                let mut k = 0;
+                let mut target = NONE;
+                while k < self.pend_on.len() && target == NONE {
+                    let p = self.pend_on[k];
+                    k += 1;
+                    let o = self.implied_offs(cur, p, y);
+                    if start_on {
+                        if let Some((cause, _)) = o.find(start) {
+                            target = self.push(start, false, cause, p);
+                            break;
+                        }
+                    }
+                    self.register_new(&o, p);
+                }
+                if target != NONE {
+                    return Some(Ok(target));
+                }
+                self.pend_on.clear();
+                layer += 1;
+            }
+            if !budget.charge(self.pend_off.len() as u64 / 4 + 1) {
+                return None;
+            }
+            if !self.pend_off.is_empty() {
+                if layer + 2 > max_len {
+                    return Some(Err(true));
+                }
+                let mut k = 0;
+                while k < self.pend_off.len() {
+                    let e = self.pend_off[k];
+                    k += 1;
+                    let ec = self.nodes[e as usize].cand;
+                    for k2 in 0..self.links.get(ec).len() {
+                        let imp = self.links.get(ec)[k2];
+                        if !start_on && imp.cand == start {
+                            let i = self.push(imp.cand, true, imp.cause(), e);
+                            return Some(Ok(i));
+                        }
+                        if self.on_idx[imp.cand as usize] == NONE {
+                            let i = self.push(imp.cand, true, imp.cause(), e);
+                            self.on_idx[imp.cand as usize] = i;
+                            self.pend_on.push(i);
+                        }
+                    }
+                }
+                self.pend_off.clear();
+                layer += 1;
+            }
+        }
+        Some(Err(false))
+    }
+
+    /// Number of potentials from node `i` up to the start, both included.
+    fn depth(&self, mut i: u32) -> u32 {
+        let mut n = 0;
+        while i != NONE {
+            n += 1;
+            i = self.nodes[i as usize].parent;
+        }
+        n
+    }
+}
+
+/// A cheap 64-bit mix for fingerprints.
+#[inline]
+pub(crate) fn mix(h: u64, v: u64) -> u64 {
+    (h ^ v.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        .rotate_left(27)
+        .wrapping_mul(0x94D0_49BB_1331_11EB)
+}
+
+/// Runs SE's first chaining level on `cur` and offers every hint to `sink`. False when
+/// the budget ran out.
+///
+/// When keeping the best hint, the forcing chains from a candidate assumed off are not
+/// searched one by one: from "off", a chain first reaches the "on" of the candidate's link
+/// partners, so its shortest length is two plus the shortest distance from a partner's
+/// "on" to the candidate's "on", which the searches from the partners measured. Only a
+/// chain good enough to be kept is searched again, for its path. Hints carry their place
+/// in SE's order, so ties resolve as in SE.
+pub(crate) fn search(
+    cur: &Cands,
+    sc: &mut CycleScratch,
+    sink: &mut Sink,
+    budget: &mut Budget,
+) -> bool {
+    let best_mode = sink.keeps_best();
+    for (pi, &(y, x)) in PASSES.iter().enumerate() {
+        let cycle_base: Tenths = if x && y { 70 } else { 65 };
+        let key = if x && y {
+            4
+        } else if y {
+            3
+        } else {
+            2
+        };
+        let chain_base: Tenths = if x && y { 70 } else { 66 };
+        // The shortest cycle or chain has four potentials.
+        if sink.limit(cycle_base, key) < 4 && (!x || sink.limit(chain_base, key) < 4) {
+            continue;
+        }
+        sc.links.build(cur, y, x);
+        sc.pass = sc.pass.wrapping_add(1);
+        if sc.pass == 0 {
+            sc.pstamp.iter_mut().for_each(|p| *p = 0);
+            sc.pass = 1;
+        }
+        let generation =
+            |start: u16, k: u64| ((pi as u64 * 729 + u64::from(start)) << 10 | k.min(1020)) + 1;
+        for c in 0..81usize {
+            let cs = cur.cells[c];
+            if cs.len() < 2 || (cs.len() > 2 && !x) {
+                continue;
+            }
+            for d in cs {
+                let start = (c * 9 + d.index()) as u16;
+                // SE `doUnaryChaining`: cycles, then the chain from the start on, then the
+                // chain from it off; hints offered in that order.
+                let cycle_len = sink.limit(cycle_base, key);
+                let chain_len = if x { sink.limit(chain_base, key) } else { 0 };
+                if cycle_len < 4 && chain_len < 4 {
+                    continue;
+                }
+                let Some(t_on) = sc.unary(cur, start, y, cycle_len, chain_len, budget) else {
+                    return false;
+                };
+                for k in 0..sc.found.len() {
+                    let (e, cause) = sc.found[k];
+                    offer_cycle(
+                        cur,
+                        sc,
+                        start,
+                        e,
+                        cause,
+                        x,
+                        y,
+                        generation(start, k as u64),
+                        sink,
+                    );
+                }
+                if t_on != NONE {
+                    offer_chain(cur, sc, start, t_on, x, y, generation(start, 1021), sink);
+                }
+                if x && !best_mode {
+                    match sc.forcing(cur, start, false, y, u32::MAX, budget) {
+                        None => return false,
+                        Some(Ok(t)) => {
+                            offer_chain(cur, sc, start, t, x, y, generation(start, 1022), sink)
+                        }
+                        Some(Err(_)) => {}
+                    }
+                }
+            }
+        }
+        if !(x && best_mode) {
+            continue;
+        }
+        // Forcing chains from a candidate assumed off, from the partners' distances.
+        for c in 0..81usize {
+            let cs = cur.cells[c];
+            if cs.len() < 2 {
+                continue;
+            }
+            for d in cs {
+                let start = (c * 9 + d.index()) as u16;
+                let mut best = u32::MAX;
+                for p in sc.links.get(start) {
+                    let b = p.cand as usize;
+                    if sc.pstamp[b] != sc.pass {
+                        continue;
+                    }
+                    let Some(k) = sc.links.get(p.cand).iter().position(|q| q.cand == start) else {
+                        continue;
+                    };
+                    let dist = sc.pdist[b][k];
+                    if dist != u8::MAX {
+                        best = best.min(u32::from(dist));
+                    }
+                }
+                if best == u32::MAX {
+                    continue;
+                }
+                let complexity = best + 2;
+                let difficulty = chain_base + length_bonus(complexity - 2);
+                let g = generation(start, 1022);
+                if !sink.wants_at(difficulty, complexity, key, g) {
+                    continue;
+                }
+                // The search finds that length (and the path SE's search takes).
+                match sc.forcing(cur, start, false, y, complexity, budget) {
+                    None => return false,
+                    Some(Ok(t)) => offer_chain(cur, sc, start, t, x, y, g, sink),
+                    Some(Err(_)) => {}
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Builds the cycle closed by "off" node `e` (its link back to `start` has `cause`) and
+/// offers it (SE `createCycleHint`).
+#[allow(clippy::too_many_arguments)]
+fn offer_cycle(
+    cur: &Cands,
+    sc: &CycleScratch,
+    start: u16,
+    e: u32,
+    cause: Cause,
+    x: bool,
+    y: bool,
+    generation: u64,
+    sink: &mut Sink,
+) {
+    // The closing "on" repeats the start: the distinct potentials are `e` and its
+    // ancestors.
+    let complexity = sc.depth(e);
+    let (technique, base, key) = if x && y {
+        (Technique::BidirectionalCycle, 70, 4)
+    } else if y {
+        (Technique::YCycle, 65, 3)
+    } else {
+        (Technique::XCycle, 65, 2)
+    };
+    let difficulty = base + length_bonus(complexity.saturating_sub(2));
+    if !sink.wants_at(difficulty, complexity, key, generation) {
+        return;
+    }
+    // Cells of the cycle.
+    let mut cells = CellSet::EMPTY;
+    let mut digits = DigitSet::EMPTY;
+    let sc_cell = Cell::new(cell_of(start) as u8);
+    cells.insert(sc_cell);
+    let mut i = e;
+    while i != NONE {
+        let n = &sc.nodes[i as usize];
+        cells.insert(Cell::new(cell_of(n.cand) as u8));
+        digits.insert(Digit::from_index(digit_of(n.cand)));
+        i = n.parent;
+    }
+    // Cancellations seen from the "on" nodes (forward) and from the "off" nodes (which
+    // are "on" in the reversed cycle); the closing node counts as "on", the start itself
+    // is not visited (it equals the closing node).
+    let mut forw = [CellSet::EMPTY; 9];
+    let mut back = [CellSet::EMPTY; 9];
+    let mut add = |cand: u16, on: bool| {
+        let (c, d) = (cell_of(cand), digit_of(cand));
+        let hit = (PEERS[c] & cur.planes[d]) - cells;
+        if on {
+            forw[d] |= hit;
+        } else {
+            back[d] |= hit;
+        }
+    };
+    add(start, true);
+    let mut i = e;
+    while i != NONE {
+        let n = &sc.nodes[i as usize];
+        if n.parent == NONE {
+            break;
+        }
+        add(n.cand, n.on);
+        i = n.parent;
+    }
+    let mut removals = [CellSet::EMPTY; 9];
+    let mut any = false;
+    for d in 0..9 {
+        removals[d] = forw[d] & back[d];
+        any |= !removals[d].is_empty();
+    }
+    if !any {
+        return;
+    }
+    let mut hint = Hint::new(technique, difficulty, complexity, key);
+    hint.generation = generation;
+    hint.removals = removals;
+    hint.cells = cells;
+    hint.digits = digits;
+    if let Some(ctx) = sink.context() {
+        // Rule parents (SE `collectRuleParents` on the cycle and its reverse): every
+        // potential of the cycle but the start, each by its own cause.
+        let mut parents = Bits::EMPTY;
+        let mut sig = mix(0x5eed, u64::from(start) << 1 | 1);
+        rule_parents_of(ctx, cur, start, cause, &mut parents);
+        let mut i = e;
+        while i != NONE {
+            let n = &sc.nodes[i as usize];
+            sig = mix(sig, u64::from(n.cand) << 1 | u64::from(n.on));
+            if n.parent != NONE {
+                rule_parents_of(ctx, cur, n.cand, n.cause, &mut parents);
+            }
+            i = n.parent;
+        }
+        hint.parents = parents;
+        hint.sig = sig;
+    }
+    sink.offer(&hint);
+}
+
+/// Offers the forcing chain ending at node `t` (SE `createForcingChainHint`).
+#[allow(clippy::too_many_arguments)]
+fn offer_chain(
+    cur: &Cands,
+    sc: &CycleScratch,
+    start: u16,
+    t: u32,
+    x: bool,
+    y: bool,
+    generation: u64,
+    sink: &mut Sink,
+) {
+    let complexity = sc.depth(t);
+    let (technique, base, key) = if x && y {
+        (Technique::ForcingChain, 70, 4)
+    } else {
+        (Technique::ForcingXChain, 66, 2)
+    };
+    let difficulty = base + length_bonus(complexity.saturating_sub(2));
+    if !sink.wants_at(difficulty, complexity, key, generation) {
+        return;
+    }
+    let target = sc.nodes[t as usize];
+    let (c, d) = (cell_of(start), digit_of(start));
+    let cell = Cell::new(c as u8);
+    let digit = Digit::from_index(d);
+    let mut hint = Hint::new(technique, difficulty, complexity, key);
+    hint.generation = generation;
+    if target.on {
+        for e in cur.cells[c] {
+            if e != digit {
+                hint.removals[e.index()].insert(cell);
+            }
+        }
+        hint.placement = Some((cell, digit));
+    } else {
+        hint.removals[d].insert(cell);
+    }
+    let mut i = t;
+    while i != NONE {
+        let n = &sc.nodes[i as usize];
+        hint.cells.insert(Cell::new(cell_of(n.cand) as u8));
+        hint.digits.insert(Digit::from_index(digit_of(n.cand)));
+        i = n.parent;
+    }
+    if let Some(ctx) = sink.context() {
+        let mut parents = Bits::EMPTY;
+        let mut sig = mix(0xc4a1, 0);
+        let mut i = t;
+        while i != NONE {
+            let n = &sc.nodes[i as usize];
+            sig = mix(sig, u64::from(n.cand) << 1 | u64::from(n.on));
+            if n.on && n.parent != NONE {
+                rule_parents_of(ctx, cur, n.cand, n.cause, &mut parents);
+            }
+            i = n.parent;
+        }
+        hint.parents = parents;
+        hint.sig = sig;
+    }
+    sink.offer(&hint);
+}

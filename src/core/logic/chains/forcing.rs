@@ -1,0 +1,878 @@
+//! Forcing chains from every candidate of every cell: Nishio, multiple (cell and region)
+//! forcing chains, dynamic forcing chains and, through [`super::nested`], nested forcing
+//! chains. Sudoku Explainer's `Chaining.getMultipleChainsHintList`, `doBinaryChaining`,
+//! `doRegionChainings` and `doChaining`.
+//!
+//! [`chain`] deduces everything that follows from one assumption: "on" potentials first
+//! (each implies "off" ones), then one "off" potential at a time (each may imply "on"
+//! ones), until nothing is left or a potential would be both on and off (a
+//! contradiction). A *dynamic* chain removes every "off" potential it processes from its
+//! copy of the grid, so later cells and houses may be left with one candidate or place;
+//! the removals that made it so become hidden parents of the implied potential. At a
+//! nested level, when nothing is left, simpler techniques (and lower chaining levels) run
+//! on the chain's grid and their removals continue the chain ([`super::nested`]).
+//!
+//! From each cell (in reading order) with three or more candidates, or two for the
+//! dynamic levels, and each of its candidates (in digit order):
+//!
+//! - *contradiction* (dynamic, Nishio): the candidate on (or off) leads to a contradiction,
+//!   so it is off (or on);
+//! - *double* (dynamic, cells of three or more): a potential implied both by the candidate
+//!   on and by it off;
+//! - *region* (not Nishio): for the digit's places in each house (box, row, column; two
+//!   places, or more for the multiple levels), first met at this cell: a potential implied
+//!   by every place;
+//! - *cell* (not Nishio; after all candidates of the cell): a potential implied by every
+//!   candidate of the cell.
+//!
+//! The hint's complexity is the sum, over its chains, of the distinct potentials among the
+//! chain's target and its ancestors (plus nested chains).
+
+use super::nested::Nest;
+use super::potentials::{
+    Cands, Cause, Counter, Implied, Links, NONE, NestedInfo, Run, cell_of, digit_of, off_to_on,
+    on_to_off,
+};
+use super::{CELL_HOUSES, ChainLevel, Engine, Hint, Sink, rule_parents_of};
+use crate::core::bitboard::CellSet;
+use crate::core::index::{Cell, Digit};
+use crate::core::logic::{Budget, Technique, Tenths, length_bonus};
+
+/// Runs in an [`Engine`]: nine for the candidates of a cell, one for the "off"
+/// assumption, nine for the places of a house.
+pub(crate) const RUNS: usize = 19;
+const OFF_RUN: usize = 9;
+
+/// How a chain links potentials.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mode {
+    /// Y-links (naked single rule); off for Nishio.
+    pub y: bool,
+    /// Dynamic: processed "off" potentials leave the chain's grid.
+    pub dynamic: bool,
+    /// Nesting level (0: none).
+    pub level: u8,
+}
+
+/// One of SE's `Chaining(multiple, dynamic, nishio, level)` producers (all but the first
+/// level).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Spec {
+    pub multiple: bool,
+    pub dynamic: bool,
+    pub nishio: bool,
+    pub level: u8,
+    pub base: Tenths,
+    cell_technique: Technique,
+    region_technique: Technique,
+    binary_technique: Technique,
+}
+
+impl Spec {
+    /// The producer of a chaining level (none for the first level, see [`super::cycles`]).
+    pub(crate) fn of(level: ChainLevel) -> Option<Spec> {
+        let all = |t: Technique, multiple, dynamic, nishio, level: u8| Spec {
+            multiple,
+            dynamic,
+            nishio,
+            level,
+            base: t.base_rating(),
+            cell_technique: t,
+            region_technique: t,
+            binary_technique: t,
+        };
+        Some(match level {
+            ChainLevel::Cycles => return None,
+            ChainLevel::Nishio => all(Technique::NishioForcingChain, false, true, true, 0),
+            ChainLevel::Multiple => Spec {
+                region_technique: Technique::RegionForcingChain,
+                ..all(Technique::CellForcingChain, true, false, false, 0)
+            },
+            ChainLevel::Dynamic => all(Technique::DynamicForcingChain, true, true, false, 0),
+            ChainLevel::Nested(1) => all(Technique::DynamicForcingChainPlus, true, true, false, 1),
+            ChainLevel::Nested(2) => all(Technique::NestedForcingChain2, true, true, false, 2),
+            ChainLevel::Nested(3) => all(Technique::NestedForcingChain3, true, true, false, 3),
+            ChainLevel::Nested(4) => all(Technique::NestedForcingChain4, true, true, false, 4),
+            ChainLevel::Nested(_) => return None,
+        })
+    }
+
+    /// The dynamic level-0 producer (SE `Chaining(true, true, false, 0)`), as nested level
+    /// 4 uses it.
+    pub(crate) fn dynamic() -> Spec {
+        Spec::of(ChainLevel::Dynamic).unwrap_or(Spec {
+            multiple: true,
+            dynamic: true,
+            nishio: false,
+            level: 0,
+            base: 85,
+            cell_technique: Technique::DynamicForcingChain,
+            region_technique: Technique::DynamicForcingChain,
+            binary_technique: Technique::DynamicForcingChain,
+        })
+    }
+
+    /// The static multiple producer (SE `Chaining(true, false, false, 0)`), as nested level
+    /// 3 uses it.
+    pub(crate) fn multiple() -> Spec {
+        Spec {
+            multiple: true,
+            dynamic: false,
+            nishio: false,
+            level: 0,
+            base: 80,
+            cell_technique: Technique::CellForcingChain,
+            region_technique: Technique::RegionForcingChain,
+            binary_technique: Technique::CellForcingChain,
+        }
+    }
+
+    fn mode(&self) -> Mode {
+        Mode {
+            y: !self.nishio,
+            dynamic: self.dynamic,
+            level: self.level,
+        }
+    }
+}
+
+/// SE `doChaining`: fills `run` with what follows from `start` assumed on (`start_on`) or
+/// off, on grid `src`. False when the budget ran out.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn chain(
+    run: &mut Run,
+    src: &Cands,
+    mode: Mode,
+    links: &Links,
+    start: u16,
+    start_on: bool,
+    mut nest: Option<&mut Nest>,
+    budget: &mut Budget,
+) -> bool {
+    run.reset(start, start_on);
+    // A static chain reads the grid as it is (and its links from `links`); a dynamic one
+    // works on a copy.
+    let mut work = if mode.dynamic { Some(*src) } else { None };
+    let (mut io, mut ioff) = (0usize, 0usize);
+    let mut out = [Implied::default(); 4];
+    loop {
+        if io < run.ons.len() {
+            let p = run.ons[io];
+            io += 1;
+            let pc = run.nodes[p as usize].cand;
+            let (c, d) = (cell_of(pc), digit_of(pc));
+            let cur = work.as_ref().unwrap_or(src);
+            // What the "on" potential turns off, as sets (SE `getOnToOff` order: the
+            // cell's other candidates, then the digit's places in the box, row, column).
+            let others = if mode.y {
+                cur.cells[c].bits() & !(1 << d)
+            } else {
+                0
+            };
+            let mut plane = cur.planes[d];
+            plane.remove(Cell::new(c as u8));
+            let [bx, row, col] = CELL_HOUSES[c];
+            let peers = plane & (bx | row | col);
+            if others & run.on_cells[c] != 0 || !(peers & run.on_planes[d]).is_empty() {
+                // A contradiction: take the potentials one by one, in order.
+                let mut hit: Option<(u16, Cause)> = None;
+                on_to_off(cur, pc, mode.y, |q, cause| {
+                    if hit.is_some() {
+                        return;
+                    }
+                    if run.on_idx[q as usize] != NONE {
+                        hit = Some((q, cause));
+                    } else if run.off_idx[q as usize] == NONE {
+                        run.add(q, false, cause, 0, p);
+                    }
+                });
+                if let Some((q, cause)) = hit {
+                    let t = run.push(q, false, cause, 0, p);
+                    run.contradiction = Some((run.on_idx[q as usize], t));
+                    break;
+                }
+            } else {
+                let mut fresh = others & !run.off_cells[c];
+                while fresh != 0 {
+                    let e = fresh.trailing_zeros() as usize;
+                    fresh &= fresh - 1;
+                    run.add((c * 9 + e) as u16, false, Cause::Cell, 0, p);
+                }
+                let new = peers - run.off_planes[d];
+                if !new.is_empty() {
+                    for x in new & bx {
+                        run.add((x.index() * 9 + d) as u16, false, Cause::Block, 0, p);
+                    }
+                    for x in (new & row) - bx {
+                        run.add((x.index() * 9 + d) as u16, false, Cause::Row, 0, p);
+                    }
+                    for x in (new & col) - bx {
+                        run.add((x.index() * 9 + d) as u16, false, Cause::Column, 0, p);
+                    }
+                }
+            }
+        } else if ioff < run.offs.len() {
+            let p = run.offs[ioff];
+            ioff += 1;
+            let pc = run.nodes[p as usize].cand;
+            let n = match work.as_mut() {
+                Some(w) => {
+                    let n = off_to_on(w, src, pc, mode.y, true, &mut out);
+                    w.remove(pc);
+                    n
+                }
+                None => {
+                    let l = links.get(pc);
+                    out[..l.len()].copy_from_slice(l);
+                    l.len()
+                }
+            };
+            let mut stop = false;
+            for imp in &out[..n] {
+                let (q, cause) = (imp.cand, imp.cause());
+                if run.off_idx[q as usize] != NONE {
+                    let t = run.push(q, true, cause, imp.hidden, p);
+                    run.contradiction = Some((t, run.off_idx[q as usize]));
+                    stop = true;
+                    break;
+                }
+                if run.on_idx[q as usize] == NONE {
+                    run.add(q, true, cause, imp.hidden, p);
+                }
+            }
+            if stop {
+                break;
+            }
+        } else if mode.level > 0 {
+            let Some(nest) = nest.as_deref_mut() else {
+                break;
+            };
+            let cur = work.as_ref().unwrap_or(src);
+            match super::nested::advanced(run, cur, src, mode.level, nest, budget) {
+                None => return false,
+                Some(0) => break,
+                Some(_) => {}
+            }
+        } else {
+            break;
+        }
+    }
+    budget.charge(run.nodes.len() as u64 / 2 + 2)
+}
+
+/// Keeps in `a` only the candidates also in `b` (per-digit planes).
+#[inline]
+fn and_with(a: &mut [CellSet; 9], b: &[CellSet; 9]) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x &= *y;
+    }
+}
+
+/// True when no plane holds a cell.
+#[inline]
+fn is_empty(a: &[CellSet; 9]) -> bool {
+    a.iter().all(|p| p.is_empty())
+}
+
+/// True when candidate `q` is in the planes.
+#[inline]
+fn has(a: &[CellSet; 9], q: u16) -> bool {
+    a[digit_of(q)].contains(Cell::new(cell_of(q) as u8))
+}
+
+/// The chains of one hint: the runs and their target nodes.
+type Parts<'a> = [(&'a Run, u32)];
+
+/// The complexity of a hint made of `parts` if it is at most `limit` (SE `getComplexity`).
+fn complexity(
+    counter: &mut Counter,
+    table: &[NestedInfo],
+    parts: &Parts<'_>,
+    limit: u32,
+) -> Option<u32> {
+    let lb: u32 = parts
+        .iter()
+        .map(|&(r, t)| u32::from(r.nodes[t as usize].lb))
+        .sum();
+    if lb > limit {
+        return None;
+    }
+    counter.begin();
+    let mut flat = 0u32;
+    for &(r, t) in parts {
+        let left = limit - flat;
+        let n = counter.count(r, table, t, left);
+        if n > left {
+            return None;
+        }
+        flat += n;
+    }
+    let total = flat.saturating_add(counter.nested_complexity());
+    (total <= limit).then_some(total)
+}
+
+/// For a nested search: the rule parents and fingerprint of a hint made of `parts`;
+/// `root` is the cause given to the assumptions (cell and region hints rely on the cell
+/// or house they start from).
+fn nested_parents(
+    counter: &mut Counter,
+    ctx: &Cands,
+    cur: &Cands,
+    parts: &Parts<'_>,
+    root: Cause,
+    hint: &mut Hint,
+) {
+    let mut sig = 0x0f0f_u64;
+    for &(r, t) in parts {
+        let mut acc = 0u64;
+        counter.walk(r, t, |n| {
+            acc = acc.wrapping_add(super::cycles::mix(
+                1,
+                u64::from(n.cand) << 1 | u64::from(n.on),
+            ));
+            if n.on {
+                let cause = if n.cause == Cause::Assumption {
+                    root
+                } else {
+                    n.cause
+                };
+                rule_parents_of(ctx, cur, n.cand, cause, &mut hint.parents);
+            }
+        });
+        sig = super::cycles::mix(sig, acc);
+    }
+    hint.sig = sig;
+}
+
+/// Builds the hint of `technique` whose result is potential `target` (on: the digit is
+/// placed and the cell's other candidates go; off: the candidate goes), made of `parts`,
+/// and offers it if worth it and good enough.
+#[allow(clippy::too_many_arguments)]
+fn offer(
+    src: &Cands,
+    spec: &Spec,
+    technique: Technique,
+    sort_key: u8,
+    target: (u16, bool),
+    parts: &Parts<'_>,
+    root: Cause,
+    counter: &mut Counter,
+    table: &[NestedInfo],
+    sink: &mut Sink,
+) {
+    let (cand, on) = target;
+    let (c, d) = (cell_of(cand), digit_of(cand));
+    let cell = Cell::new(c as u8);
+    // An "on" result removes the cell's other candidates: worth it only if it has some.
+    if on && src.cells[c].bits() & !(1 << d) == 0 {
+        return;
+    }
+    let limit = sink.limit(spec.base, sort_key);
+    let Some(cx) = complexity(counter, table, parts, limit) else {
+        return;
+    };
+    let difficulty = spec.base + length_bonus(cx.saturating_sub(2));
+    if !sink.wants(difficulty, cx, sort_key) {
+        return;
+    }
+    let mut hint = Hint::new(technique, difficulty, cx, sort_key);
+    if on {
+        for e in src.cells[c] {
+            if e.index() != d {
+                hint.removals[e.index()].insert(cell);
+            }
+        }
+        hint.placement = Some((cell, Digit::from_index(d)));
+    } else {
+        hint.remove_cand(cand);
+    }
+    for &(r, t) in parts {
+        let n = &r.nodes[t as usize];
+        hint.cells.insert(Cell::new(cell_of(n.cand) as u8));
+        hint.digits.insert(Digit::from_index(digit_of(n.cand)));
+    }
+    hint.cells.insert(cell);
+    if let Some(ctx) = sink.context() {
+        let ctx = *ctx;
+        nested_parents(counter, &ctx, src, parts, root, &mut hint);
+    }
+    sink.offer(&hint);
+}
+
+/// What a run deduced, as sets, and whether it met a contradiction: all that is needed
+/// to know whether a hint may come from it. The full run (with its parents) is rebuilt
+/// only when a hint is to be made.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Outcome {
+    on: [CellSet; 9],
+    off: [CellSet; 9],
+    contradiction: bool,
+}
+
+impl Outcome {
+    const EMPTY: Outcome = Outcome {
+        on: [CellSet::EMPTY; 9],
+        off: [CellSet::EMPTY; 9],
+        contradiction: false,
+    };
+
+    fn of(run: &Run) -> Outcome {
+        Outcome {
+            on: run.on_planes,
+            off: run.off_planes,
+            contradiction: run.contradiction.is_some(),
+        }
+    }
+}
+
+/// The outcomes of the "on" runs met during one search, by candidate (a run is the same
+/// wherever SE starts it: from its cell, or from another place of a house).
+#[derive(Clone, Debug)]
+pub(crate) struct OutcomeCache {
+    outs: Vec<Outcome>,
+    stamp: Vec<u32>,
+    generation: u32,
+}
+
+impl OutcomeCache {
+    pub(crate) fn new() -> OutcomeCache {
+        OutcomeCache {
+            outs: vec![Outcome::EMPTY; 729],
+            stamp: vec![0; 729],
+            generation: 0,
+        }
+    }
+
+    /// Forgets every outcome.
+    fn clear(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.generation = 1;
+        }
+    }
+}
+
+/// How to run a chain: the grid, links, mode, nesting and budget of one search.
+struct Ctx<'a, 'n> {
+    src: &'a Cands,
+    mode: Mode,
+    links: &'a Links,
+    nest: Option<&'n mut Nest>,
+    budget: &'a mut Budget,
+}
+
+impl Ctx<'_, '_> {
+    /// Makes `buf` hold the full run of `cand` assumed on (`held` tracks what `buf`
+    /// holds). False when the budget ran out.
+    fn exact(&mut self, cand: u16, buf: &mut Run, held: &mut u16) -> bool {
+        if *held == cand {
+            return true;
+        }
+        *held = u16::MAX;
+        if !chain(
+            buf,
+            self.src,
+            self.mode,
+            self.links,
+            cand,
+            true,
+            self.nest.as_deref_mut(),
+            self.budget,
+        ) {
+            return false;
+        }
+        *held = cand;
+        true
+    }
+
+    /// The outcome of the run of `cand` assumed on, from the cache or by running it in
+    /// `buf`. `None` when the budget ran out.
+    fn outcome(
+        &mut self,
+        cand: u16,
+        buf: &mut Run,
+        held: &mut u16,
+        cache: &mut OutcomeCache,
+    ) -> Option<Outcome> {
+        let i = cand as usize;
+        if cache.stamp[i] == cache.generation {
+            return Some(cache.outs[i]);
+        }
+        if !self.exact(cand, buf, held) {
+            return None;
+        }
+        let o = Outcome::of(buf);
+        cache.outs[i] = o;
+        cache.stamp[i] = cache.generation;
+        Some(o)
+    }
+
+    /// The nested hints table of the current search.
+    fn table(&self) -> &[NestedInfo] {
+        match self.nest.as_deref() {
+            Some(n) => &n.table,
+            None => &[],
+        }
+    }
+}
+
+/// True when the two sets of planes share a candidate.
+#[inline]
+fn meets(a: &[CellSet; 9], b: &[CellSet; 9]) -> bool {
+    a.iter().zip(b).any(|(x, y)| !(*x & *y).is_empty())
+}
+
+/// Runs one chaining producer of the multiple/dynamic family on `src` and offers every
+/// hint to `sink`. False when the budget ran out.
+pub(crate) fn search(
+    src: &Cands,
+    spec: Spec,
+    eng: &mut Engine,
+    nest: Option<&mut Nest>,
+    sink: &mut Sink,
+    budget: &mut Budget,
+) -> bool {
+    let mode = spec.mode();
+    let Engine {
+        runs,
+        counter,
+        links,
+        cache,
+        ..
+    } = eng;
+    if !spec.dynamic {
+        links.build(src, mode.y, true);
+    }
+    cache.clear();
+    let mut cx = Ctx {
+        src,
+        mode,
+        links: &*links,
+        nest,
+        budget,
+    };
+    let (value_runs, rest) = runs.split_at_mut(OFF_RUN);
+    let (off_run, region_runs) = rest.split_at_mut(1);
+    let off_run = &mut off_run[0];
+    let mut held_values = [u16::MAX; OFF_RUN];
+    let mut held_regions = [u16::MAX; RUNS - OFF_RUN - 1];
+    for c in 0..81usize {
+        let cs = src.cells[c];
+        let card = cs.len();
+        if !(card > 2 || (card > 1 && spec.dynamic)) {
+            continue;
+        }
+        // What every candidate of the cell implies (cell forcing chains).
+        let mut cell_on = [CellSet::EMPTY; 9];
+        let mut cell_off = [CellSet::EMPTY; 9];
+        for (vi, v) in cs.iter().enumerate() {
+            let start = (c * 9 + v.index()) as u16;
+            let Some(o_on) = cx.outcome(start, &mut value_runs[vi], &mut held_values[vi], cache)
+            else {
+                return false;
+            };
+            if vi == 0 {
+                cell_on = o_on.on;
+                cell_off = o_on.off;
+            } else {
+                and_with(&mut cell_on, &o_on.on);
+                and_with(&mut cell_off, &o_on.off);
+            }
+            if spec.dynamic
+                && !chain(
+                    off_run,
+                    src,
+                    mode,
+                    cx.links,
+                    start,
+                    false,
+                    cx.nest.as_deref_mut(),
+                    cx.budget,
+                )
+            {
+                return false;
+            }
+            if spec.dynamic {
+                // Contradictions (SE sort key 7).
+                if o_on.contradiction {
+                    if !cx.exact(start, &mut value_runs[vi], &mut held_values[vi]) {
+                        return false;
+                    }
+                    let on_run = &value_runs[vi];
+                    if let Some((a, b)) = on_run.contradiction {
+                        let parts = [(on_run, a), (on_run, b)];
+                        offer(
+                            src,
+                            &spec,
+                            spec.binary_technique,
+                            7,
+                            (start, false),
+                            &parts,
+                            Cause::Assumption,
+                            counter,
+                            cx.table(),
+                            sink,
+                        );
+                    }
+                }
+                if let Some((a, b)) = off_run.contradiction {
+                    let parts = [(&*off_run, a), (&*off_run, b)];
+                    offer(
+                        src,
+                        &spec,
+                        spec.binary_technique,
+                        7,
+                        (start, true),
+                        &parts,
+                        Cause::Assumption,
+                        counter,
+                        cx.table(),
+                        sink,
+                    );
+                }
+            }
+            if card >= 3
+                && spec.dynamic
+                && !spec.nishio
+                && sink.limit(spec.base, 1) >= 2
+                && (meets(&o_on.on, &off_run.on_planes) || meets(&o_on.off, &off_run.off_planes))
+            {
+                // Double forcing chains (sort key 1).
+                if !cx.exact(start, &mut value_runs[vi], &mut held_values[vi]) {
+                    return false;
+                }
+                let on_run = &value_runs[vi];
+                for &i in &on_run.ons {
+                    let q = on_run.nodes[i as usize].cand;
+                    let j = off_run.on_idx[q as usize];
+                    if j != NONE {
+                        let parts = [(on_run, i), (&*off_run, j)];
+                        offer(
+                            src,
+                            &spec,
+                            spec.binary_technique,
+                            1,
+                            (q, true),
+                            &parts,
+                            Cause::Assumption,
+                            counter,
+                            cx.table(),
+                            sink,
+                        );
+                    }
+                }
+                for &i in &on_run.offs {
+                    let q = on_run.nodes[i as usize].cand;
+                    let j = off_run.off_idx[q as usize];
+                    if j != NONE {
+                        let parts = [(on_run, i), (&*off_run, j)];
+                        offer(
+                            src,
+                            &spec,
+                            spec.binary_technique,
+                            1,
+                            (q, false),
+                            &parts,
+                            Cause::Assumption,
+                            counter,
+                            cx.table(),
+                            sink,
+                        );
+                    }
+                }
+            }
+            if !spec.nishio {
+                let ok = regions(
+                    &mut cx,
+                    &spec,
+                    c,
+                    v,
+                    vi,
+                    &o_on,
+                    value_runs,
+                    &mut held_values,
+                    region_runs,
+                    &mut held_regions,
+                    cache,
+                    counter,
+                    sink,
+                );
+                if !ok {
+                    return false;
+                }
+            }
+        }
+        if !spec.nishio
+            && (card == 2 || (spec.multiple && card > 2))
+            && sink.limit(spec.base, 5) >= card
+        {
+            // Cell forcing chains (sort key 5).
+            let k = card as usize;
+            let (on_int, off_int) = (cell_on, cell_off);
+            if is_empty(&on_int) && is_empty(&off_int) {
+                continue;
+            }
+            for (vi, v) in cs.iter().enumerate() {
+                let start = (c * 9 + v.index()) as u16;
+                if !cx.exact(start, &mut value_runs[vi], &mut held_values[vi]) {
+                    return false;
+                }
+            }
+            for (bits, on) in [(on_int, true), (off_int, false)] {
+                if is_empty(&bits) {
+                    continue;
+                }
+                let order = if on {
+                    &value_runs[0].ons
+                } else {
+                    &value_runs[0].offs
+                };
+                for &i in order {
+                    let q = value_runs[0].nodes[i as usize].cand;
+                    if !has(&bits, q) {
+                        continue;
+                    }
+                    let mut parts: [(&Run, u32); 9] = [(&value_runs[0], 0); 9];
+                    for (m, r) in value_runs[..k].iter().enumerate() {
+                        let idx = if on {
+                            r.on_idx[q as usize]
+                        } else {
+                            r.off_idx[q as usize]
+                        };
+                        parts[m] = (r, idx);
+                    }
+                    offer(
+                        src,
+                        &spec,
+                        spec.cell_technique,
+                        5,
+                        (q, on),
+                        &parts[..k],
+                        Cause::Cell,
+                        counter,
+                        cx.table(),
+                        sink,
+                    );
+                }
+            }
+        }
+    }
+    true
+}
+
+/// SE `doRegionChainings` for candidate `v` of cell `c` (its outcome is `o_on`, its run
+/// goes in `value_runs[vi]` when needed).
+#[allow(clippy::too_many_arguments)]
+fn regions(
+    cx: &mut Ctx<'_, '_>,
+    spec: &Spec,
+    c: usize,
+    v: Digit,
+    vi: usize,
+    o_on: &Outcome,
+    value_runs: &mut [Run],
+    held_values: &mut [u16; OFF_RUN],
+    region_runs: &mut [Run],
+    held_regions: &mut [u16; RUNS - OFF_RUN - 1],
+    cache: &mut OutcomeCache,
+    counter: &mut Counter,
+    sink: &mut Sink,
+) -> bool {
+    let d = v.index();
+    let me = Cell::new(c as u8);
+    let src = cx.src;
+    for (k, cause) in Cause::REGIONS.iter().enumerate() {
+        let h = super::CELL_HOUSES[c][k];
+        let pos: CellSet = src.planes[d] & h;
+        let n = pos.len();
+        if !(n == 2 || (spec.multiple && n > 2)) || pos.first() != Some(me) {
+            continue;
+        }
+        if sink.limit(spec.base, 6) < n {
+            continue;
+        }
+        // What every place of the digit in the house implies. Once nothing is left, the
+        // remaining chains cannot change the outcome (SE runs them, to no effect).
+        let mut on_int = o_on.on;
+        let mut off_int = o_on.off;
+        let mut m = 0;
+        for x in pos {
+            if x == me {
+                continue;
+            }
+            let start = (x.index() * 9 + d) as u16;
+            let Some(o) = cx.outcome(start, &mut region_runs[m], &mut held_regions[m], cache)
+            else {
+                return false;
+            };
+            and_with(&mut on_int, &o.on);
+            and_with(&mut off_int, &o.off);
+            m += 1;
+            if is_empty(&on_int) && is_empty(&off_int) {
+                break;
+            }
+        }
+        if is_empty(&on_int) && is_empty(&off_int) {
+            continue;
+        }
+        // A hint: the full runs are needed.
+        if !cx.exact(
+            (c * 9 + d) as u16,
+            &mut value_runs[vi],
+            &mut held_values[vi],
+        ) {
+            return false;
+        }
+        let mut j = 0;
+        for x in pos {
+            if x == me {
+                continue;
+            }
+            if !cx.exact(
+                (x.index() * 9 + d) as u16,
+                &mut region_runs[j],
+                &mut held_regions[j],
+            ) {
+                return false;
+            }
+            j += 1;
+        }
+        let on_run = &value_runs[vi];
+        for (bits, on) in [(on_int, true), (off_int, false)] {
+            if is_empty(&bits) {
+                continue;
+            }
+            let order = if on { &on_run.ons } else { &on_run.offs };
+            for &i in order {
+                let q = on_run.nodes[i as usize].cand;
+                if !has(&bits, q) {
+                    continue;
+                }
+                // Chains in the order of the house's places (ours is the first).
+                let mut parts: [(&Run, u32); 9] = [(on_run, i); 9];
+                for (j, r) in region_runs[..m].iter().enumerate() {
+                    let idx = if on {
+                        r.on_idx[q as usize]
+                    } else {
+                        r.off_idx[q as usize]
+                    };
+                    parts[j + 1] = (r, idx);
+                }
+                offer(
+                    src,
+                    spec,
+                    spec.region_technique,
+                    6,
+                    (q, on),
+                    &parts[..m + 1],
+                    *cause,
+                    counter,
+                    cx.table(),
+                    sink,
+                );
+            }
+        }
+    }
+    true
+}

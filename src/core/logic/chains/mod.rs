@@ -1,0 +1,457 @@
+//! The chaining techniques: bidirectional X-, Y- and XY-cycles, forcing X-chains and
+//! forcing chains, Nishio, multiple (cell and region) forcing chains, dynamic forcing
+//! chains and nested forcing chains, as Sudoku Explainer 1.2.1 rates them.
+//!
+//! The grader calls [`find`] once per chaining *level*, in SE's order (see [`ChainLevel`]);
+//! `find` returns the step SE's `Chaining` producer would return first: SE collects every
+//! hint of the level, sorts them by rating, then complexity (chain length), then kind
+//! (`getSortKey`), and its solver applies the first. We search the same hints in the same
+//! order but keep only the best so far, and cut every search short once what it could
+//! still find can no longer beat it (the bound only prunes, it never changes the result).
+//!
+//! # Sudoku Explainer's chaining, as reproduced here
+//!
+//! From SE's `diuf/sudoku/solver/rules/chaining/` (`Chaining`, `ChainingHint`, `CycleHint`,
+//! `ForcingChainHint`, `BinaryChainingHint`, `CellChainingHint`, `RegionChainingHint`,
+//! `Potential`), in the SukakuExplainer fork that keeps SE 1.2.1's scale:
+//!
+//! - Levels, in solver order: `Chaining(false, false, false, 0)` (cycles and forcing
+//!   chains, module `cycles`), aligned triple exclusion (run by the grader), then
+//!   `Chaining(false, true, true, 0)` (Nishio), `Chaining(true, false, false, 0)`
+//!   (multiple), `Chaining(true, true, false, 0)` (dynamic) and levels 1 to 4 of
+//!   `Chaining(true, true, false, level)` (modules `forcing` and `nested`).
+//! - Ratings: bidirectional X- or Y-cycle 6.5, forcing X-chain 6.6, XY-cycle and forcing
+//!   chain 7.0, Nishio 7.5, multiple 8.0, dynamic 8.5, level 1 9.0, level `n >= 2`
+//!   9.5 + 0.5 (n - 2); each plus [`super::length_bonus`] of the hint's complexity minus 2.
+//! - Complexity: the number of distinct potentials among a chain's target and its
+//!   ancestors, summed over the hint's chains, plus the complexities of the distinct nested
+//!   chains among those ancestors.
+//! - A chaining hint applies its removals, and places a digit when its result is an "on"
+//!   potential (`ChainingHint.getCell`): such a step counts as a placement for EP.
+
+mod cycles;
+mod forcing;
+mod nested;
+mod potentials;
+
+use potentials::{Bits, CELL_HOUSES, Cands, Cause, Counter, Run, cell_of, digit_of};
+
+use super::{Board, Budget, Step, Technique, Tenths};
+use crate::core::bitboard::{CellSet, DigitSet};
+use crate::core::index::{Cell, Digit};
+
+/// One of Sudoku Explainer's chaining producers, in the order its solver tries them
+/// (aligned triple exclusion, which is not a chain, sits between `Cycles` and `Nishio`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ChainLevel {
+    /// SE `Chaining(false, false, false, 0)`: bidirectional X-cycles and Y-cycles (6.5),
+    /// forcing X-chains (6.6), forcing chains and bidirectional XY-cycles (7.0), plus length.
+    Cycles,
+    /// SE `Chaining(false, true, true, 0)`: Nishio forcing chains (7.5 + length).
+    Nishio,
+    /// SE `Chaining(true, false, false, 0)`: cell and region forcing chains (8.0 + length).
+    Multiple,
+    /// SE `Chaining(true, true, false, 0)`: dynamic forcing chains (8.5 + length).
+    Dynamic,
+    /// SE `Chaining(true, true, false, n)`, `n` in 1..=4: nested forcing chains
+    /// (9.0, 9.5, 10.0, 10.5 + length).
+    Nested(u8),
+}
+
+impl ChainLevel {
+    /// The levels in the order the grader tries them.
+    pub const ORDER: [ChainLevel; 8] = [
+        ChainLevel::Cycles,
+        ChainLevel::Nishio,
+        ChainLevel::Multiple,
+        ChainLevel::Dynamic,
+        ChainLevel::Nested(1),
+        ChainLevel::Nested(2),
+        ChainLevel::Nested(3),
+        ChainLevel::Nested(4),
+    ];
+
+    /// The lowest rating a step of this level can have (SE's base rating), in tenths.
+    pub const fn base_rating(self) -> Tenths {
+        match self {
+            ChainLevel::Cycles => 65,
+            ChainLevel::Nishio => 75,
+            ChainLevel::Multiple => 80,
+            ChainLevel::Dynamic => 85,
+            ChainLevel::Nested(n) => 85 + 5 * n,
+        }
+    }
+}
+
+/// A chaining hint as SE builds it: its rating, complexity and sort key (what SE sorts
+/// by), what it removes and places; for hints found inside a nested search, also the
+/// outer chain's removals it relied on and a fingerprint of its chains.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Hint {
+    pub technique: Technique,
+    pub difficulty: Tenths,
+    pub complexity: u32,
+    pub sort_key: u8,
+    pub removals: [CellSet; 9],
+    pub placement: Option<(Cell, Digit)>,
+    pub cells: CellSet,
+    pub digits: DigitSet,
+    /// Nested searches only: the candidates the outer chain removed that this hint needs
+    /// (SE `getRuleParents`).
+    pub parents: Bits,
+    /// Nested searches only: fingerprint of the chains (SE `FullChain`).
+    pub sig: u64,
+    /// Position in SE's order of generation, which breaks ties (0: the order of offers).
+    pub generation: u64,
+}
+
+impl Hint {
+    pub(crate) fn new(
+        technique: Technique,
+        difficulty: Tenths,
+        complexity: u32,
+        sort_key: u8,
+    ) -> Hint {
+        Hint {
+            technique,
+            difficulty,
+            complexity,
+            sort_key,
+            removals: [CellSet::EMPTY; 9],
+            placement: None,
+            cells: CellSet::EMPTY,
+            digits: DigitSet::EMPTY,
+            parents: Bits::EMPTY,
+            sig: 0,
+            generation: 0,
+        }
+    }
+
+    #[inline]
+    fn key(&self) -> (Tenths, u32, u8, u64) {
+        (
+            self.difficulty,
+            self.complexity,
+            self.sort_key,
+            self.generation,
+        )
+    }
+
+    /// The removal of candidate `cand`.
+    #[inline]
+    pub(crate) fn remove_cand(&mut self, cand: u16) {
+        self.removals[digit_of(cand)].insert(Cell::new(cell_of(cand) as u8));
+    }
+}
+
+/// The largest chain length (complexity minus 2) whose bonus is at most `b` tenths:
+/// 4, 6, 8, 12, 16, 24, 32, ... (see [`super::length_bonus`]).
+fn threshold(b: u32) -> u32 {
+    let mut ceil: u32 = 4;
+    let mut odd = false;
+    for _ in 0..b {
+        ceil = if odd {
+            ceil.saturating_mul(4) / 3
+        } else {
+            ceil.saturating_mul(3) / 2
+        };
+        odd = !odd;
+        if ceil > u32::MAX / 8 {
+            return u32::MAX / 8;
+        }
+    }
+    ceil
+}
+
+/// Where a search sends its hints: either it keeps the best one (SE's sort order, the
+/// first found among equals), or it collects them all (for a nested search).
+#[derive(Clone, Debug)]
+pub(crate) struct Sink {
+    collect: bool,
+    ctx: Option<Cands>,
+    best: Option<Hint>,
+    pub(crate) all: Vec<Hint>,
+    /// The generation the next hint offered without one gets.
+    next: u64,
+}
+
+impl Sink {
+    fn new() -> Sink {
+        Sink {
+            collect: false,
+            ctx: None,
+            best: None,
+            all: Vec::with_capacity(1024),
+            next: 1,
+        }
+    }
+
+    /// Keep-the-best mode.
+    fn reset_best(&mut self) {
+        self.collect = false;
+        self.ctx = None;
+        self.best = None;
+        self.all.clear();
+        self.next = 1;
+    }
+
+    /// Collect-all mode, with `ctx` the outer chain's starting grid (for rule parents).
+    pub(crate) fn reset_collect(&mut self, ctx: &Cands) {
+        self.collect = true;
+        self.ctx = Some(*ctx);
+        self.best = None;
+        self.all.clear();
+        self.next = 1;
+    }
+
+    /// True when keeping the best hint (not collecting).
+    #[inline]
+    pub(crate) fn keeps_best(&self) -> bool {
+        !self.collect
+    }
+
+    /// The outer chain's starting grid when collecting for a nested search.
+    #[inline]
+    pub(crate) fn context(&self) -> Option<&Cands> {
+        self.ctx.as_ref()
+    }
+
+    /// True when a hint with this key, offered next, would be kept.
+    #[inline]
+    pub(crate) fn wants(&self, difficulty: Tenths, complexity: u32, sort_key: u8) -> bool {
+        self.wants_at(difficulty, complexity, sort_key, self.next)
+    }
+
+    /// True when a hint with this key and generation would be kept.
+    #[inline]
+    pub(crate) fn wants_at(
+        &self,
+        difficulty: Tenths,
+        complexity: u32,
+        sort_key: u8,
+        generation: u64,
+    ) -> bool {
+        match &self.best {
+            _ if self.collect => true,
+            None => true,
+            Some(b) => (difficulty, complexity, sort_key, generation) < b.key(),
+        }
+    }
+
+    /// The largest complexity a hint of base rating `base` and sort key `sort_key` may have
+    /// and still be kept.
+    pub(crate) fn limit(&self, base: Tenths, sort_key: u8) -> u32 {
+        let b = match &self.best {
+            _ if self.collect => return u32::MAX,
+            None => return u32::MAX,
+            Some(b) => b,
+        };
+        if base > b.difficulty {
+            return 0;
+        }
+        let allowed = u32::from(b.difficulty - base);
+        let strict = if allowed >= 1 {
+            threshold(allowed - 1) + 2
+        } else {
+            0
+        };
+        let same = if sort_key < b.sort_key {
+            b.complexity
+        } else {
+            b.complexity.saturating_sub(1)
+        };
+        strict.max(same.min(threshold(allowed).saturating_add(2)))
+    }
+
+    /// Offers a hint: kept if it beats the best so far (or always, when collecting). A
+    /// hint without a generation gets the next one.
+    #[inline]
+    pub(crate) fn offer(&mut self, h: &Hint) {
+        let generation = if h.generation == 0 {
+            self.next += 1;
+            self.next - 1
+        } else {
+            h.generation
+        };
+        if self.collect {
+            self.all.push(*h);
+        } else if self.wants_at(h.difficulty, h.complexity, h.sort_key, generation) {
+            self.best = Some(Hint { generation, ..*h });
+        }
+    }
+}
+
+/// Adds to `out` the candidates removed between `ctx` (the outer chain's start) and `cur`
+/// that a potential with this cause relied on (SE `ChainingHint.collectRuleParents`): for a
+/// naked single, the cell's removed candidates; for a hidden single, the digit's removed
+/// places in the house.
+#[inline]
+pub(crate) fn rule_parents_of(ctx: &Cands, cur: &Cands, cand: u16, cause: Cause, out: &mut Bits) {
+    let (c, d) = (cell_of(cand), digit_of(cand));
+    match cause {
+        Cause::Cell => {
+            for e in ctx.cells[c] - cur.cells[c] {
+                out.set((c * 9 + e.index()) as u16);
+            }
+        }
+        Cause::Block | Cause::Row | Cause::Column => {
+            let k = match cause {
+                Cause::Block => 0,
+                Cause::Row => 1,
+                _ => 2,
+            };
+            for x in (ctx.planes[d] - cur.planes[d]) & CELL_HOUSES[c][k] {
+                out.set((x.index() * 9 + d) as u16);
+            }
+        }
+        Cause::Assumption | Cause::Advanced => {}
+    }
+}
+
+/// The searches' working memory at one nesting depth.
+#[derive(Clone, Debug)]
+pub(crate) struct Engine {
+    /// Runs: one per candidate of the cell being examined, one for the "off" assumption,
+    /// and one per other place of a house (region chains).
+    pub(crate) runs: Vec<Run>,
+    pub(crate) cyc: cycles::CycleScratch,
+    pub(crate) counter: Counter,
+    /// Links of a static search.
+    pub(crate) links: potentials::Links,
+    /// Outcomes of the runs of a search.
+    pub(crate) cache: forcing::OutcomeCache,
+}
+
+impl Engine {
+    fn new() -> Engine {
+        Engine {
+            runs: (0..forcing::RUNS).map(|_| Run::new()).collect(),
+            cyc: cycles::CycleScratch::new(),
+            counter: Counter::new(),
+            links: potentials::Links::new(),
+            cache: forcing::OutcomeCache::new(),
+        }
+    }
+}
+
+/// Working memory of the chain searches, built once per worker and reused.
+#[derive(Clone, Debug)]
+pub struct ChainScratch {
+    eng: Engine,
+    nest: nested::Nest,
+    sink: Sink,
+}
+
+impl Default for ChainScratch {
+    fn default() -> Self {
+        ChainScratch::new()
+    }
+}
+
+impl ChainScratch {
+    /// Fresh scratch.
+    pub fn new() -> ChainScratch {
+        ChainScratch {
+            eng: Engine::new(),
+            nest: nested::Nest::new(),
+            sink: Sink::new(),
+        }
+    }
+}
+
+/// True when [`find`] searches `level` (all of SE 1.2.1's levels are implemented).
+pub fn supports(level: ChainLevel) -> bool {
+    match level {
+        ChainLevel::Nested(n) => (1..=4).contains(&n),
+        _ => true,
+    }
+}
+
+/// The easiest chaining step of `level` on `board`, written to `step`; false when there is
+/// none or when `budget` ran out (check [`Budget::exhausted`] to tell them apart).
+pub fn find(
+    board: &Board,
+    level: ChainLevel,
+    scratch: &mut ChainScratch,
+    budget: &mut Budget,
+    step: &mut Step,
+) -> bool {
+    let src = Cands::from_board(board);
+    scratch.sink.reset_best();
+    let ok = match level {
+        ChainLevel::Cycles => cycles::search(&src, &mut scratch.eng.cyc, &mut scratch.sink, budget),
+        _ => {
+            let Some(spec) = forcing::Spec::of(level) else {
+                return false;
+            };
+            scratch.nest.prepare(board);
+            let nest = if spec.level > 0 {
+                Some(&mut scratch.nest)
+            } else {
+                None
+            };
+            forcing::search(
+                &src,
+                spec,
+                &mut scratch.eng,
+                nest,
+                &mut scratch.sink,
+                budget,
+            )
+        }
+    };
+    if !ok {
+        return false;
+    }
+    let Some(h) = scratch.sink.best else {
+        return false;
+    };
+    step.reset(h.technique);
+    step.difficulty = h.difficulty;
+    step.eliminations = h.removals;
+    step.placement = h.placement;
+    step.cells = h.cells;
+    step.digits = h.digits;
+    step.size = h.complexity.min(u32::from(u16::MAX)) as u16;
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::logic::length_bonus;
+
+    #[test]
+    fn levels_have_se_base_ratings() {
+        let r: Vec<Tenths> = ChainLevel::ORDER.iter().map(|l| l.base_rating()).collect();
+        assert_eq!(r, [65, 75, 80, 85, 90, 95, 100, 105]);
+    }
+
+    #[test]
+    fn thresholds_match_the_length_bonus() {
+        for b in 0..12u32 {
+            let t = threshold(b);
+            assert_eq!(u32::from(length_bonus(t)), b, "{t}");
+            assert_eq!(u32::from(length_bonus(t + 1)), b + 1, "{t}");
+        }
+    }
+
+    #[test]
+    fn the_limit_keeps_exactly_the_better_hints() {
+        let mut s = Sink::new();
+        s.reset_best();
+        assert_eq!(s.limit(85, 1), u32::MAX);
+        let mut h = Hint::new(Technique::DynamicForcingChain, 85 + 3, 13, 5);
+        h.removals[0].insert(Cell::new(0));
+        s.offer(&h);
+        for base in [80u8, 85, 90] {
+            for key in [1u8, 5, 7] {
+                let lim = s.limit(base, key);
+                for c in 2..200u32 {
+                    let d = base + length_bonus(c - 2);
+                    assert_eq!(c <= lim, s.wants(d, c, key), "base {base} key {key} c {c}");
+                }
+            }
+        }
+    }
+}
