@@ -286,10 +286,11 @@ impl CycleScratch {
                 let p = self.pend_on[k];
                 k += 1;
                 let o = self.implied_offs(cur, p, y);
-                if want_chain && target == NONE {
-                    if let Some((cause, _)) = o.find(start) {
-                        target = self.push(start, false, cause, p);
-                    }
+                if want_chain
+                    && target == NONE
+                    && let Some((cause, _)) = o.find(start)
+                {
+                    target = self.push(start, false, cause, p);
                 }
                 if want_cycle {
                     // Closing "off" potentials, in the order SE meets them.
@@ -378,11 +379,9 @@ impl CycleScratch {
                     let p = self.pend_on[k];
                     k += 1;
                     let o = self.implied_offs(cur, p, y);
-                    if start_on {
-                        if let Some((cause, _)) = o.find(start) {
-                            target = self.push(start, false, cause, p);
-                            break;
-                        }
+                    if start_on && let Some((cause, _)) = o.find(start) {
+                        target = self.push(start, false, cause, p);
+                        break;
                     }
                     self.register_new(&o, p);
                 }
