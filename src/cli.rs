@@ -169,6 +169,15 @@ pub struct BenchArgs {
     #[arg(long)]
     pub json: bool,
 
+    /// Also grade every puzzle with exactly one solution, as `solve` does (the timed work is
+    /// then solving and grading). Needs `--limit` 2 or more, to know which are unique.
+    #[arg(long)]
+    pub grade: bool,
+
+    /// Work budget per puzzle when grading (as `solve --grade-budget`).
+    #[arg(long, value_name = "UNITS", default_value_t = crate::core::grader::DEFAULT_BUDGET, requires = "grade")]
+    pub grade_budget: u64,
+
     /// Puzzle variant (`samurai`: files of samurai records in any of their three forms).
     #[arg(long, value_enum, default_value_t = VariantArg::Classic)]
     pub variant: VariantArg,

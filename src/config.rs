@@ -242,6 +242,12 @@ impl ExplainConfig {
 impl BenchConfig {
     /// Builds and checks the settings.
     pub fn from_args(a: &BenchArgs) -> Result<BenchConfig, Error> {
+        if a.grade && a.limit < 2 {
+            return Err(Error::Usage(
+                "--grade needs --limit 2 or more (grading needs to know the puzzle is unique)"
+                    .into(),
+            ));
+        }
         let files = a
             .files
             .iter()
@@ -259,6 +265,7 @@ impl BenchConfig {
             limit: a.limit,
             threads: a.threads,
             samurai: a.variant == VariantArg::Samurai,
+            grade_budget: a.grade.then_some(a.grade_budget),
         })
     }
 }

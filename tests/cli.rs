@@ -767,3 +767,52 @@ fn explain_rejects_what_it_cannot_explain() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("/no/such/file"));
 }
+
+#[test]
+fn bench_reports_what_solve_does_per_file_and_grades_the_unique_ones() {
+    let files = [data("random_minimal_200.txt"), data("serg_100.txt")];
+    let o = run(&[
+        "bench",
+        files[0].to_str().unwrap(),
+        files[1].to_str().unwrap(),
+        "--rounds",
+        "2",
+        "--grade",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["graded"], true);
+    assert_eq!(v["rounds"], 2);
+    for (f, path) in v["files"].as_array().unwrap().iter().zip(&files) {
+        // The same puzzles through `solve`: guesses, solution counts and graded puzzles agree.
+        let s = run(&["solve", path.to_str().unwrap()]);
+        let rows = csv_rows(&stdout(&s));
+        let n = rows.len() - 1;
+        let guesses: u64 = rows[1..].iter().map(|r| r[6].parse::<u64>().unwrap()).sum();
+        let solutions: u64 = rows[1..].iter().map(|r| r[4].parse::<u64>().unwrap()).sum();
+        let unique = rows[1..].iter().filter(|r| r[3] == "solved").count();
+        let bounds = rows[1..].iter().filter(|r| r[7].starts_with(">=")).count();
+        assert_eq!(f["puzzles"], n as u64);
+        assert_eq!(f["rates"].as_array().unwrap().len(), 2);
+        assert!(f["median_pps"].as_f64().unwrap() > 0.0);
+        let close = |a: &serde_json::Value, b: f64| (a.as_f64().unwrap() - b).abs() < 1e-9;
+        assert!(close(&f["guesses_per_puzzle"], guesses as f64 / n as f64));
+        assert!(close(
+            &f["solutions_per_puzzle"],
+            solutions as f64 / n as f64
+        ));
+        assert_eq!(f["graded"], unique as u64);
+        assert_eq!(f["lower_bounds"], bounds as u64);
+    }
+    // Grading needs the uniqueness check.
+    let o = run(&[
+        "bench",
+        files[0].to_str().unwrap(),
+        "--grade",
+        "--limit",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--limit 2"));
+}

@@ -1,6 +1,7 @@
-//! `bench`: time the solver in-process on whole files, several rounds, and report the median
-//! rate. Puzzles are read and parsed before the clock starts, so the figures are solving
-//! only; `solve` end to end adds reading, parsing and writing.
+//! `bench`: time the solver (and with `--grade` the grader) in-process on whole files,
+//! several rounds, and report the median rate. Puzzles are read and parsed before the clock
+//! starts, so the figures are solving (and grading) only; `solve` end to end adds reading,
+//! parsing and writing.
 
 use std::time::Instant;
 
@@ -8,6 +9,8 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::config::InputSpec;
+use crate::core::grader::{Grader, Rating};
+use crate::core::samurai::{SamuraiGrader, SamuraiGrid, SamuraiOutcome, SamuraiSolver};
 use crate::core::{Grid, SolveOutcome, Solver};
 use crate::error::Error;
 use crate::io::records::{self, CellsKind, Splitter};
@@ -27,6 +30,33 @@ pub struct BenchConfig {
     pub threads: usize,
     /// Samurai files (`--variant samurai`).
     pub samurai: bool,
+    /// Grade every uniquely solvable puzzle after solving it, with this work budget per
+    /// puzzle (`None`: solve only).
+    pub grade_budget: Option<u64>,
+}
+
+/// What one round did (the same every round: solving and grading are deterministic).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Guesses over all puzzles.
+    pub guesses: u64,
+    /// Solutions found over all puzzles (each capped at the limit).
+    pub solutions: u64,
+    /// Puzzles graded (those with exactly one solution).
+    pub graded: u64,
+    /// Gradings that ended with a lower bound (budget spent, or for samurai `beyond`).
+    pub lower_bounds: u64,
+}
+
+impl Tally {
+    fn add(self, o: Tally) -> Tally {
+        Tally {
+            guesses: self.guesses + o.guesses,
+            solutions: self.solutions + o.solutions,
+            graded: self.graded + o.graded,
+            lower_bounds: self.lower_bounds + o.lower_bounds,
+        }
+    }
 }
 
 /// Figures for one file.
@@ -50,6 +80,10 @@ pub struct FileBench {
     pub guesses_per_puzzle: f64,
     /// Solutions found per puzzle on average (capped at the limit).
     pub solutions_per_puzzle: f64,
+    /// Puzzles graded per round (0 without `--grade`).
+    pub graded: u64,
+    /// Of those, gradings that ended with a lower bound.
+    pub lower_bounds: u64,
     /// Every round's rate, in order.
     pub rates: Vec<f64>,
 }
@@ -63,6 +97,10 @@ pub struct BenchReport {
     pub limit: u32,
     /// Rounds per file.
     pub rounds: usize,
+    /// True when puzzles were graded too.
+    pub graded: bool,
+    /// Grading budget per puzzle (work units), when grading.
+    pub grade_budget: Option<u64>,
     /// The crate version that ran.
     pub version: &'static str,
     /// Per-file figures.
@@ -132,40 +170,108 @@ fn median(v: &[f64]) -> f64 {
     }
 }
 
-/// Solves every puzzle once; returns (guesses, solutions) totals.
-fn solve_all(grids: &[Grid], limit: u32, pool: &rayon::ThreadPool) -> (u64, u64) {
-    if pool.current_num_threads() == 1 {
-        let mut solver = Solver::new();
-        let mut out = SolveOutcome::default();
-        let (mut g, mut n) = (0u64, 0u64);
-        for p in grids {
-            solver.solve_into(p, limit, &mut out);
-            g += out.guesses;
-            n += u64::from(out.count);
+/// Per-worker scratch for classic rounds.
+struct ClassicScratch {
+    solver: Solver,
+    out: SolveOutcome,
+    grader: Grader,
+    rating: Rating,
+}
+
+impl ClassicScratch {
+    fn new() -> ClassicScratch {
+        ClassicScratch {
+            solver: Solver::new(),
+            out: SolveOutcome::default(),
+            grader: Grader::new(),
+            rating: Rating::default(),
         }
-        return (g, n);
+    }
+
+    /// Solves (and grades) `chunk`, as `solve` does per record.
+    fn run(&mut self, chunk: &[Grid], limit: u32, grade: Option<u64>) -> Tally {
+        let mut t = Tally::default();
+        for p in chunk {
+            self.solver.solve_into(p, limit, &mut self.out);
+            t.guesses += self.out.guesses;
+            t.solutions += u64::from(self.out.count);
+            if let Some(budget) = grade
+                && self.out.count == 1
+            {
+                self.grader
+                    .rate(p, Some(&self.out.solution), budget, &mut self.rating);
+                t.graded += 1;
+                t.lower_bounds += u64::from(!self.rating.complete);
+            }
+        }
+        t
+    }
+}
+
+/// Solves (and grades) every puzzle once.
+fn solve_all(grids: &[Grid], limit: u32, grade: Option<u64>, pool: &rayon::ThreadPool) -> Tally {
+    if pool.current_num_threads() == 1 {
+        return ClassicScratch::new().run(grids, limit, grade);
     }
     pool.install(|| {
         grids
             .par_chunks(256)
-            .map_init(
-                || (Solver::new(), SolveOutcome::default()),
-                |(solver, out), chunk| {
-                    let (mut g, mut n) = (0u64, 0u64);
-                    for p in chunk {
-                        solver.solve_into(p, limit, out);
-                        g += out.guesses;
-                        n += u64::from(out.count);
-                    }
-                    (g, n)
-                },
-            )
-            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+            .map_init(ClassicScratch::new, |s, chunk| s.run(chunk, limit, grade))
+            .reduce(Tally::default, Tally::add)
     })
 }
 
-/// Solves a file's puzzles once; returns (guesses, solutions) totals.
-type SolveRound<'a> = dyn Fn() -> (u64, u64) + 'a;
+/// Solves (and grades) every samurai puzzle once.
+fn solve_all_samurai(
+    puzzles: &[SamuraiGrid],
+    limit: u32,
+    grade: bool,
+    pool: &rayon::ThreadPool,
+) -> Tally {
+    if !grade {
+        let (guesses, solutions) = super::samurai::solve_all(puzzles, limit, pool);
+        return Tally {
+            guesses,
+            solutions,
+            ..Tally::default()
+        };
+    }
+    // As `solve --variant samurai` does per record: solve, then grade a unique puzzle.
+    type Scratch = (SamuraiSolver, SamuraiOutcome, SamuraiGrader);
+    let run = |chunk: &[SamuraiGrid], (solver, out, grader): &mut Scratch| {
+        let mut t = Tally::default();
+        for p in chunk {
+            solver.solve_into(p, limit, out);
+            t.guesses += out.guesses;
+            t.solutions += u64::from(out.count);
+            if out.count == 1 {
+                let g = grader.grade(p);
+                t.graded += 1;
+                t.lower_bounds += u64::from(!g.solved);
+            }
+        }
+        t
+    };
+    let init = || -> Scratch {
+        (
+            SamuraiSolver::new(),
+            SamuraiOutcome::default(),
+            SamuraiGrader::new(),
+        )
+    };
+    if pool.current_num_threads() == 1 {
+        return run(puzzles, &mut init());
+    }
+    pool.install(|| {
+        puzzles
+            .par_chunks(64)
+            .map_init(init, |s, chunk| run(chunk, s))
+            .reduce(Tally::default, Tally::add)
+    })
+}
+
+/// Solves (and grades) a file's puzzles once.
+type SolveRound<'a> = dyn Fn() -> Tally + 'a;
 
 /// Runs the benchmark.
 pub fn run(cfg: &BenchConfig) -> Result<BenchReport, Error> {
@@ -178,31 +284,31 @@ pub fn run(cfg: &BenchConfig) -> Result<BenchReport, Error> {
         // Puzzles are read before the clock starts; `solve` solves them all once.
         let (n_puzzles, skipped, solve): (usize, usize, Box<SolveRound<'_>>) = if cfg.samurai {
             let (puzzles, skipped) = super::samurai::load_puzzles(spec)?;
-            let limit = cfg.limit;
+            let (limit, grade) = (cfg.limit, cfg.grade_budget);
             let pool = &pool;
             (
                 puzzles.len(),
                 skipped,
-                Box::new(move || super::samurai::solve_all(&puzzles, limit, pool)),
+                Box::new(move || solve_all_samurai(&puzzles, limit, grade.is_some(), pool)),
             )
         } else {
             let (grids, skipped) = load_puzzles(spec)?;
-            let limit = cfg.limit;
+            let (limit, grade) = (cfg.limit, cfg.grade_budget);
             let pool = &pool;
             (
                 grids.len(),
                 skipped,
-                Box::new(move || solve_all(&grids, limit, pool)),
+                Box::new(move || solve_all(&grids, limit, grade, pool)),
             )
         };
         // One untimed warm-up round (caches, page faults, CPU frequency).
-        let (guesses, sols) = solve();
+        let tally = solve();
         let mut rates = Vec::with_capacity(cfg.rounds);
         for _ in 0..cfg.rounds.max(1) {
             let t = Instant::now();
             let r = solve();
             let secs = t.elapsed().as_secs_f64().max(1e-9);
-            debug_assert_eq!(r, (guesses, sols));
+            debug_assert_eq!(r, tally);
             rates.push(n_puzzles as f64 / secs);
         }
         let med = median(&rates);
@@ -215,8 +321,10 @@ pub fn run(cfg: &BenchConfig) -> Result<BenchReport, Error> {
             min_pps: rates.iter().copied().fold(f64::INFINITY, f64::min),
             max_pps: rates.iter().copied().fold(0.0, f64::max),
             median_us_per_puzzle: if med > 0.0 { 1e6 / med } else { 0.0 },
-            guesses_per_puzzle: guesses as f64 / n,
-            solutions_per_puzzle: sols as f64 / n,
+            guesses_per_puzzle: tally.guesses as f64 / n,
+            solutions_per_puzzle: tally.solutions as f64 / n,
+            graded: tally.graded,
+            lower_bounds: tally.lower_bounds,
             rates,
         });
     }
@@ -224,6 +332,8 @@ pub fn run(cfg: &BenchConfig) -> Result<BenchReport, Error> {
         threads: pool.current_num_threads(),
         limit: cfg.limit,
         rounds: cfg.rounds.max(1),
+        graded: cfg.grade_budget.is_some(),
+        grade_budget: cfg.grade_budget,
         version: env!("CARGO_PKG_VERSION"),
         files,
     })
@@ -233,7 +343,11 @@ impl BenchReport {
     /// A table for people.
     pub fn text(&self) -> String {
         let mut t = format!(
-            "solve, limit {}, {} thread{}, median of {} rounds\n{:<40} {:>9} {:>12} {:>10} {:>10}\n",
+            "solve{}, limit {}, {} thread{}, median of {} rounds\n{:<40} {:>9} {:>12} {:>10} {:>10}{}\n",
+            match self.grade_budget {
+                Some(b) => format!(" and grade (budget {b})"),
+                None => String::new(),
+            },
             self.limit,
             self.threads,
             if self.threads == 1 { "" } else { "s" },
@@ -242,13 +356,22 @@ impl BenchReport {
             "puzzles",
             "puzzles/s",
             "us/puzzle",
-            "guesses"
+            "guesses",
+            if self.graded {
+                "     graded lower-bounds"
+            } else {
+                ""
+            }
         );
         for f in &self.files {
             t.push_str(&format!(
-                "{:<40} {:>9} {:>12.0} {:>10.2} {:>10.2}\n",
+                "{:<40} {:>9} {:>12.0} {:>10.2} {:>10.2}",
                 f.file, f.puzzles, f.median_pps, f.median_us_per_puzzle, f.guesses_per_puzzle
             ));
+            if self.graded {
+                t.push_str(&format!(" {:>10} {:>12}", f.graded, f.lower_bounds));
+            }
+            t.push('\n');
         }
         t
     }
