@@ -23,9 +23,56 @@ use rayon::prelude::*;
 
 use crate::io::Sink;
 
-/// Items per block: small enough to balance load across workers, large enough that the
-/// per-block overhead vanishes.
+/// Most items per block: small enough to balance load across workers, large enough that
+/// the per-block overhead vanishes. Small windows get smaller blocks (down to one item), so
+/// that every worker has several blocks to take.
 pub const BLOCK: usize = 64;
+
+/// Sizes a run's windows so that each takes a fraction of a second: rows reach the output
+/// (and the progress bar moves) steadily whether an item takes a microsecond (solving) or
+/// a second (grading a monster, generating an `extreme` puzzle), and an interrupt loses
+/// little work. Window sizes never change the output bytes, only when they are written.
+#[derive(Clone, Debug)]
+pub struct Pacer {
+    size: usize,
+    min: usize,
+    max: usize,
+}
+
+impl Pacer {
+    /// Windows too fast below this are grown.
+    const FAST: f64 = 0.2;
+    /// Windows slower than this are shrunk.
+    const SLOW: f64 = 1.0;
+
+    /// A pacer for `threads` workers and windows of at most `max` items; the first window
+    /// has a few items per worker.
+    pub fn new(threads: usize, max: usize) -> Pacer {
+        let min = threads.max(1).min(max.max(1));
+        Pacer {
+            size: (min * 8).min(max.max(1)),
+            min,
+            max: max.max(1),
+        }
+    }
+
+    /// Items for the next window.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Notes that a window of `items` took `secs` seconds and sizes the next one.
+    pub fn record(&mut self, items: usize, secs: f64) {
+        if items < self.size {
+            return; // a short window (the end of the input) says little
+        }
+        if secs < Self::FAST {
+            self.size = (self.size * 2).min(self.max);
+        } else if secs > Self::SLOW {
+            self.size = (self.size / 2).max(self.min);
+        }
+    }
+}
 
 /// A message about one input record, for stderr (`FILE:LINE:COL: message`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,7 +138,8 @@ impl<W: Send> Engine<W> {
         self.interrupt.load(Ordering::Relaxed)
     }
 
-    /// Processes items `0..n` in blocks of [`BLOCK`]: `f(scratch, i, block)` appends item
+    /// Processes items `0..n` in blocks of at most [`BLOCK`] (about four blocks per worker
+    /// or more): `f(scratch, i, block)` appends item
     /// `i`'s row to `block.out` and updates `block.stats`. `blocks` is resized to the number
     /// of blocks and its buffers reused. If `f` panics on an item, `on_panic(i, block)` is
     /// called instead so the item still gets a row.
@@ -101,7 +149,8 @@ impl<W: Send> Engine<W> {
         F: Fn(&mut W, usize, &mut Block<S>) + Sync,
         P: Fn(usize, &mut Block<S>) + Sync,
     {
-        let nblocks = n.div_ceil(BLOCK);
+        let size = n.div_ceil(self.workers.len() * 4).clamp(1, BLOCK);
+        let nblocks = n.div_ceil(size);
         blocks.resize_with(nblocks, Block::default);
         let workers = &self.workers;
         let interrupt = &self.interrupt;
@@ -116,7 +165,7 @@ impl<W: Send> Engine<W> {
                 }
                 let idx = rayon::current_thread_index().unwrap_or(0) % workers.len();
                 let mut w = workers[idx].lock().unwrap_or_else(|e| e.into_inner());
-                for i in b * BLOCK..((b + 1) * BLOCK).min(n) {
+                for i in b * size..((b + 1) * size).min(n) {
                     let mark = block.out.len();
                     let r = catch_unwind(AssertUnwindSafe(|| f(&mut w, i, block)));
                     if r.is_err() {
@@ -226,6 +275,58 @@ impl<S: Send + 'static> Writer<S> {
                 None,
                 Err(io::Error::other("could not start the writer thread")),
             ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pacer_grows_fast_windows_and_shrinks_slow_ones_within_bounds() {
+        let mut p = Pacer::new(2, 8192);
+        assert_eq!(p.size(), 16);
+        // Fast windows double up to the maximum.
+        for _ in 0..20 {
+            let n = p.size();
+            p.record(n, 0.01);
+        }
+        assert_eq!(p.size(), 8192);
+        // A short last window says nothing.
+        p.record(10, 30.0);
+        assert_eq!(p.size(), 8192);
+        // Slow windows halve down to one item per worker.
+        for _ in 0..20 {
+            let n = p.size();
+            p.record(n, 5.0);
+        }
+        assert_eq!(p.size(), 2);
+        // In between, the size stays.
+        p.record(2, 0.5);
+        assert_eq!(p.size(), 2);
+        assert_eq!(Pacer::new(4, 3).size(), 3);
+    }
+
+    #[test]
+    fn small_windows_are_cut_into_blocks_for_every_worker() {
+        let engine = Engine::new(2, Arc::new(AtomicBool::new(false)), || ()).unwrap();
+        for n in [1, 2, 7, 60, 64, 200, 5000] {
+            let mut blocks: Vec<Block<u32>> = Vec::new();
+            engine.run(
+                n,
+                &mut blocks,
+                |_, i, b| {
+                    b.out.extend_from_slice(&(i as u32).to_le_bytes());
+                    b.stats += 1;
+                },
+                |_, _| {},
+            );
+            assert!(blocks.len() >= n.min(8), "n {n}: {} blocks", blocks.len());
+            let all: Vec<u8> = blocks.iter().flat_map(|b| b.out.clone()).collect();
+            let want: Vec<u8> = (0..n as u32).flat_map(|i| i.to_le_bytes()).collect();
+            assert_eq!(all, want, "n {n}");
+            assert!(blocks.iter().all(|b| b.done && b.out.len() <= 4 * BLOCK));
         }
     }
 }

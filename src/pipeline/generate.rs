@@ -21,12 +21,14 @@ use crate::error::Error;
 use crate::io::{Field, RowEncoder};
 
 use super::RunEnd;
-use super::engine::{Block, Engine, Writer};
+use super::engine::{Block, Engine, Pacer, Writer};
 use super::progress::Progress;
 use super::solve::open_output;
 use super::summary::{GradeStats, LEVELS};
 
-/// Puzzles per window: rows buffered between the workers and the writer.
+/// Most puzzles per window (rows buffered between the workers and the writer). A [`Pacer`]
+/// makes windows smaller when puzzles are slow (rare targets), so rows still leave about
+/// every second.
 pub const WINDOW: usize = 4096;
 
 /// The output columns of `generate`, in order.
@@ -358,6 +360,7 @@ pub fn run<R: RowRater>(
     .map_err(|e| Error::Usage(format!("cannot start worker threads: {e}")))?;
     let mut writer: Writer<GenerateStats> = Writer::spawn(sink, header);
     let progress = Progress::new(!cfg.quiet, Some(hi - lo), "puzzles");
+    let mut pacer = Pacer::new(engine.threads(), WINDOW);
     let mut stats = GenerateStats::default();
     let mut end = RunEnd::Completed;
     let mut next = lo;
@@ -369,9 +372,10 @@ pub fn run<R: RowRater>(
         if writer.failed() {
             break;
         }
-        let n = (hi - next).min(WINDOW as u64) as usize;
+        let n = (hi - next).min(pacer.size() as u64) as usize;
         let base = next;
         let mut blocks = writer.take_blocks();
+        let started = Instant::now();
         engine.run(
             n,
             &mut blocks,
@@ -388,6 +392,7 @@ pub fn run<R: RowRater>(
                 });
             },
         );
+        pacer.record(n, started.elapsed().as_secs_f64());
         // After a failure, the blocks behind the failing one are dropped.
         if let Some(k) = blocks.iter().position(|b| b.stats.failure.is_some()) {
             for b in &mut blocks[k + 1..] {

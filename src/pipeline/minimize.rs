@@ -19,12 +19,12 @@ use crate::error::Error;
 use crate::io::records::{CellsKind, Record, Splitter};
 use crate::io::{Field, RowEncoder, Source};
 
-use super::engine::{Block, Diag, Engine, Writer};
+use super::engine::{Block, Diag, Engine, Pacer, Writer};
 use super::progress::Progress;
 use super::solve::{fill_for_detection, open_input, open_output, parse_record, resolve_format};
 use super::{DiagPrinter, RunEnd};
 
-/// Records per window.
+/// Most records per window (a [`Pacer`] shrinks windows of slow records).
 pub const WINDOW: usize = 8192;
 
 /// The output columns of `minimize`, in order.
@@ -241,6 +241,7 @@ pub fn run(
     let mut writer: Writer<MinimizeStats> = Writer::spawn(sink, header);
     let progress = Progress::new(!cfg.quiet, source.total_len(), "puzzles");
     let mut splitter = Splitter::new(format);
+    let mut pacer = Pacer::new(engine.threads(), WINDOW);
     let mut stats = MinimizeStats::default();
     let mut diags = DiagPrinter::new(input_name.clone(), super::MAX_DIAGS);
     let mut consumed_total = 0u64;
@@ -263,7 +264,7 @@ pub fn run(
         if window.is_empty() && is_last {
             break;
         }
-        let p = splitter.split(window, first_line, WINDOW, is_last);
+        let p = splitter.split(window, first_line, pacer.size(), is_last);
         if p.consumed == 0 && splitter.is_empty() {
             if is_last {
                 break;
@@ -277,6 +278,7 @@ pub fn run(
         }
         let n = splitter.len();
         let mut blocks = writer.take_blocks();
+        let started = Instant::now();
         {
             let recs: &Splitter = &splitter;
             engine.run(
@@ -301,6 +303,7 @@ pub fn run(
                 },
             );
         }
+        pacer.record(n, started.elapsed().as_secs_f64());
         let mut complete = true;
         for b in &blocks {
             if !b.done {

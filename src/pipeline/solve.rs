@@ -11,12 +11,14 @@ use crate::error::Error;
 use crate::io::records::{self, CellsKind, MAX_RECORD, Record, RecordFormat, Splitter};
 use crate::io::{Field, RowEncoder, Sink, Source};
 
-use super::engine::{Block, Diag, Engine, Writer};
+use super::engine::{Block, Diag, Engine, Pacer, Writer};
 use super::progress::Progress;
 use super::summary::{Problem, SolveStats, SolveSummary};
 use super::{DiagPrinter, RunEnd};
 
-/// Records per window: bounds memory (rows buffered) while keeping workers busy.
+/// Most records per window: bounds memory (rows buffered) while keeping workers busy. A
+/// [`Pacer`] makes windows smaller when records are slow (grading hard puzzles), so rows
+/// still leave about every second.
 pub const WINDOW: usize = 8192;
 
 /// The output columns of `solve`, in order.
@@ -527,6 +529,7 @@ pub fn run_with(
     let mut writer: Writer<SolveStats> = Writer::spawn(sink, header);
     let progress = Progress::new(!cfg.quiet, source.total_len(), "puzzles");
     let mut splitter = Splitter::new(format);
+    let mut pacer = Pacer::new(engine.threads(), WINDOW);
     let mut stats = SolveStats::default();
     let mut diags = DiagPrinter::new(input_name.clone(), cfg.max_messages);
     let mut consumed_total = 0u64;
@@ -549,7 +552,7 @@ pub fn run_with(
         if window.is_empty() && is_last {
             break;
         }
-        let mut p = splitter.split(window, first_line, WINDOW, is_last);
+        let mut p = splitter.split(window, first_line, pacer.size(), is_last);
         if p.consumed == 0 && splitter.is_empty() && !is_last && window.len() > MAX_RECORD {
             // A stream holding one record longer than any real one: report and skip it.
             p = splitter.split_oversized(window, first_line);
@@ -579,6 +582,7 @@ pub fn run_with(
         };
         if lo < hi {
             let mut blocks = writer.take_blocks();
+            let started = Instant::now();
             {
                 let recs: &Splitter = &splitter;
                 engine.run(
@@ -606,6 +610,7 @@ pub fn run_with(
                     },
                 );
             }
+            pacer.record(n, started.elapsed().as_secs_f64());
             // Strict mode stops after the first record that is not uniquely solvable: the
             // blocks after the one holding it are dropped.
             if cfg.strict
