@@ -1,63 +1,14 @@
 //! CLI tests on the real binary: every `solve` flag and input format, stdin, output files,
 //! exit codes, and byte-identical output for any thread count.
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Stdio;
 
 use sudoku_batch::core::Grid;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
-}
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("data")
-        .join(name)
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("run sudoku-batch")
-}
-
-fn run_stdin(args: &[&str], input: &[u8]) -> Output {
-    let mut child = bin()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let input = input.to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let out = child.wait_with_output().expect("wait");
-    feeder.join().expect("feeder");
-    out
-}
-
-fn stdout(o: &Output) -> String {
-    assert!(
-        o.status.success(),
-        "exit {:?}, stderr: {}",
-        o.status,
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout.clone()).expect("utf-8 output")
-}
-
-/// Parses CSV output into rows of fields (header included).
-fn csv_rows(s: &str) -> Vec<Vec<String>> {
-    let mut r = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .from_reader(s.as_bytes());
-    r.records()
-        .map(|rec| rec.expect("csv").iter().map(str::to_string).collect())
-        .collect()
-}
+mod common;
+use common::*;
 
 /// Checks every row's status against an independent look at its solution.
 fn check_rows(rows: &[Vec<String>]) {
@@ -493,32 +444,12 @@ fn closed_pipe_ends_quietly_with_success() {
 fn interrupt_leaves_a_partial_file_of_complete_rows_and_exits_130() {
     let dir = tempfile::tempdir().unwrap();
     // Hard puzzles, many of them, so the run is still going when the signal comes.
-    let hard = std::fs::read_to_string(data("hardest_100.txt")).unwrap();
-    let input = dir.path().join("hard.txt");
-    std::fs::write(&input, hard.repeat(600)).unwrap();
+    let input = hard_input(dir.path(), 600);
     let out = dir.path().join("out.csv");
     std::fs::write(&out, "an earlier result\n").unwrap();
-    // A small grading budget: a worker finishes the block of puzzles it started before it
-    // stops, and these puzzles need nested chains (a full budget each).
-    let child = bin()
-        .args([
-            "solve",
-            input.to_str().unwrap(),
-            "-j1",
-            "--grade-budget",
-            "100000",
-            "-o",
-            out.to_str().unwrap(),
-        ])
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn_slow_solve(&input, &out);
     std::thread::sleep(std::time::Duration::from_millis(700));
-    let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
+    signal(&child, "INT");
     let o = child.wait_with_output().unwrap();
     assert_eq!(
         o.status.code(),

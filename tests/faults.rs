@@ -4,19 +4,12 @@
 
 #![cfg(unix)]
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
+use std::process::Stdio;
 use std::time::Duration;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
-}
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("data")
-        .join(name)
-}
+mod common;
+use common::*;
 
 /// Every line of `text` after the header is a complete row of nine fields, numbered as
 /// records of `hard.txt`-style input (one puzzle per line, from line 1).
@@ -34,13 +27,6 @@ fn assert_complete_rows(text: &str) {
         assert_eq!(rec[0].parse::<usize>().unwrap(), i + 1);
         assert_eq!(&rec[3], "solved");
     }
-}
-
-fn hard_input(dir: &Path, copies: usize) -> PathBuf {
-    let hard = std::fs::read_to_string(data("hardest_100.txt")).unwrap();
-    let p = dir.join("hard.txt");
-    std::fs::write(&p, hard.repeat(copies)).unwrap();
-    p
 }
 
 #[test]
@@ -74,27 +60,9 @@ fn sigterm_behaves_like_ctrl_c() {
     let dir = tempfile::tempdir().unwrap();
     let input = hard_input(dir.path(), 600);
     let out = dir.path().join("out.csv");
-    // A small grading budget: a worker finishes the block of puzzles it started before it
-    // stops, and these puzzles need nested chains (a full budget each).
-    let child = bin()
-        .args([
-            "solve",
-            input.to_str().unwrap(),
-            "-j1",
-            "--grade-budget",
-            "100000",
-            "-o",
-            out.to_str().unwrap(),
-        ])
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn_slow_solve(&input, &out);
     std::thread::sleep(Duration::from_millis(700));
-    let sent = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
+    signal(&child, "TERM");
     let o = child.wait_with_output().unwrap();
     assert_eq!(
         o.status.code(),
@@ -112,21 +80,7 @@ fn input_truncated_while_read_stops_with_exit_2_and_complete_rows() {
     let dir = tempfile::tempdir().unwrap();
     let input = hard_input(dir.path(), 600);
     let out = dir.path().join("out.csv");
-    // A small grading budget: a worker finishes the block of puzzles it started before it
-    // stops, and these puzzles need nested chains (a full budget each).
-    let child = bin()
-        .args([
-            "solve",
-            input.to_str().unwrap(),
-            "-j1",
-            "--grade-budget",
-            "100000",
-            "-o",
-            out.to_str().unwrap(),
-        ])
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn_slow_solve(&input, &out);
     std::thread::sleep(Duration::from_millis(500));
     std::fs::OpenOptions::new()
         .write(true)

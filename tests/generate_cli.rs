@@ -3,63 +3,11 @@
 //! pattern has the named symmetry; with `--minimal`, no clue can go), and the bytes are the
 //! same for any thread count and for a shard split.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
 use sudoku_batch::core::generator::Symmetry;
 use sudoku_batch::core::{Cell, Grid, Solver};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
-}
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("data")
-        .join(name)
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("run sudoku-batch")
-}
-
-fn run_stdin(args: &[&str], input: &[u8]) -> Output {
-    let mut child = bin()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let input = input.to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let out = child.wait_with_output().expect("wait");
-    feeder.join().expect("feeder");
-    out
-}
-
-fn stdout(o: &Output) -> String {
-    assert!(
-        o.status.success(),
-        "exit {:?}, stderr: {}",
-        o.status,
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout.clone()).expect("utf-8 output")
-}
-
-fn csv_rows(s: &str) -> Vec<Vec<String>> {
-    let mut r = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .from_reader(s.as_bytes());
-    r.records()
-        .map(|rec| rec.expect("csv").iter().map(str::to_string).collect())
-        .collect()
-}
+mod common;
+use common::*;
 
 const GEN_HEADER: [&str; 10] = [
     "index", "puzzle", "solution", "clues", "er", "ep", "ed", "level", "hardest", "symmetry",

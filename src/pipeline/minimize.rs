@@ -304,6 +304,12 @@ pub fn run(
             );
         }
         pacer.record(n, started.elapsed().as_secs_f64());
+        // A file truncated while this window was processed: its rows may come from the
+        // zeros the kernel shows past the new end of the file, so none of them is written.
+        if let Err(e) = source.check_size() {
+            fault = Some(read_err(e));
+            break;
+        }
         let mut complete = true;
         for b in &blocks {
             if !b.done {

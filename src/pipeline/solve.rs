@@ -611,6 +611,12 @@ pub fn run_with(
                 );
             }
             pacer.record(n, started.elapsed().as_secs_f64());
+            // A file truncated while this window was processed: its rows may come from the
+            // zeros the kernel shows past the new end of the file, so none of them is written.
+            if let Err(e) = source.check_size() {
+                fault = Some(read_err(e));
+                break;
+            }
             // Strict mode stops after the first record that is not uniquely solvable: the
             // blocks after the one holding it are dropped.
             if cfg.strict
