@@ -9,6 +9,8 @@
 # /proc/PID/status every 100 ms: RssAnon (heap, stacks: what sudoku-batch allocates) and
 # RssFile (pages of the mapped input that happen to be resident: the kernel can drop them at
 # will). The same file is then piped through stdin, where nothing is mapped.
+# FLAGS (default `--no-grade`) are added to both runs: grading 20 million puzzles takes
+# hours on 2 cores; set FLAGS= to grade too.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -31,9 +33,10 @@ with open(out, "w") as f:
     f.write("".join(block.splitlines(True)[: n % per]))
 PY
 fi
-python3 - "$root/target/release/sudoku-batch" "$big" "$threads" <<'PY'
+python3 - "$root/target/release/sudoku-batch" "$big" "$threads" "${FLAGS---no-grade}" <<'PY'
 import os, subprocess, sys, time
-binary, big, threads = sys.argv[1:4]
+binary, big, threads, flags = sys.argv[1:5]
+flags = flags.split()
 size = os.path.getsize(big)
 lines = sum(1 for _ in open(big, "rb"))
 
@@ -61,8 +64,8 @@ def measure(label, cmd, stdin=None):
     print(f"{label:<34} {lines:>11,} lines {dt:>8.1f} s {lines / dt:>10,.0f} puzzles/s "
           f"peak RssAnon {anon / 1024:>6.1f} MiB, peak RssFile {filep / 1024:>7.1f} MiB")
 
-print(f"input: {big}, {size / 2**30:.2f} GiB, -j{threads}")
-measure(f"solve FILE (mmap) -j{threads}", [binary, "solve", big, "-q", f"-j{threads}", "-o", "/dev/null"])
+print(f"input: {big}, {size / 2**30:.2f} GiB, -j{threads} {' '.join(flags)}")
+measure(f"solve FILE (mmap) -j{threads}", [binary, "solve", big, "-q", f"-j{threads}", "-o", "/dev/null", *flags])
 with open(big, "rb") as f:
-    measure(f"solve - (stdin) -j{threads}", [binary, "solve", "-", "-q", f"-j{threads}", "-o", "/dev/null"], stdin=f)
+    measure(f"solve - (stdin) -j{threads}", [binary, "solve", "-", "-q", f"-j{threads}", "-o", "/dev/null", *flags], stdin=f)
 PY
