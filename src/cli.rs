@@ -682,6 +682,11 @@ mod tests {
         assert_eq!(g.max_attempts, 200_000);
         assert_eq!(g.grade_budget, crate::core::grader::DEFAULT_BUDGET);
         assert!(g.output.is_none() && g.shard.is_none() && g.summary_json.is_none());
+        assert_eq!(g.variant, VariantArg::Classic);
+        assert_eq!(
+            generate(&["--variant", "samurai"]).variant,
+            VariantArg::Samurai
+        );
     }
 
     #[test]
