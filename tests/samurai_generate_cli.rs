@@ -265,3 +265,31 @@ fn unsupported_options_are_usage_errors() {
         assert!(o.stdout.is_empty(), "{args:?}");
     }
 }
+
+#[test]
+fn the_summary_counts_levels_and_names_the_variant() {
+    let summary = temp("counts.json");
+    let out = generate(&[
+        "-n",
+        "6",
+        "--seed",
+        "3",
+        "--summary-json",
+        summary.to_str().expect("utf-8 path"),
+    ]);
+    let rows = check(&out, 0);
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&summary).expect("summary written"))
+            .expect("JSON summary");
+    assert_eq!(json["variant"], "samurai");
+    assert_eq!(json["generated"], 6);
+    let clues: u64 = rows
+        .iter()
+        .map(|r| r[3].parse::<u64>().expect("clues"))
+        .sum();
+    assert_eq!(json["clues"], clues);
+    let beyond = rows.iter().filter(|r| r[7] == "beyond").count();
+    assert_eq!(json["grades"]["lower_bounds"], beyond as u64);
+    assert_eq!(json["grades"]["graded"], 6);
+    let _ = std::fs::remove_file(&summary);
+}

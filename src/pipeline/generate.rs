@@ -263,6 +263,8 @@ pub struct GenerateSummary {
     /// Counts.
     #[serde(flatten)]
     pub stats: GenerateStats,
+    /// `classic` or `samurai`.
+    pub variant: &'static str,
     /// True when puzzles were graded.
     pub graded: bool,
     /// Wall-clock seconds.
@@ -296,6 +298,11 @@ impl GenerateSummary {
             seed: cfg.seed,
             first_index: lo,
             end_index: hi,
+            variant: if cfg.samurai.is_some() {
+                "samurai"
+            } else {
+                "classic"
+            },
             graded: cfg.grade,
             elapsed_seconds: secs,
             puzzles_per_second: if secs > 0.0 { n / secs } else { 0.0 },
@@ -333,7 +340,12 @@ impl GenerateSummary {
                 t.push_str(&format!("{} {n} {l}", if i == 0 { "" } else { "," }));
             }
             if g.lower_bounds > 0 {
-                t.push_str(&format!(" ({} lower bounds)", g.lower_bounds));
+                // A samurai lower bound is a puzzle its techniques do not finish.
+                let what = match self.variant {
+                    "samurai" => "beyond the samurai techniques",
+                    _ => "lower bounds",
+                };
+                t.push_str(&format!(" ({} {what})", g.lower_bounds));
             }
         }
         t
