@@ -49,8 +49,8 @@ fn main() -> ExitCode {
                 Err(e) => return fail(&e),
             };
             let interrupt = install_signal_handlers();
-            let result = if cfg.samurai.is_some() {
-                pipeline::generate::run(&cfg, SamuraiGenerateWorker::new, interrupt)
+            let result = if let Some(target) = cfg.samurai {
+                pipeline::generate::run(&cfg, || SamuraiGenerateWorker::new(target), interrupt)
             } else if cfg.grade {
                 let budget = cfg.grade_budget;
                 pipeline::generate::run(

@@ -45,9 +45,10 @@ pub struct SamuraiTarget {
     pub max_attempts: u64,
 }
 
-/// Per-worker scratch: the generator, the grader and the row buffers.
-#[derive(Debug, Default)]
+/// Per-worker scratch: the target, the generator, the grader and the row buffers.
+#[derive(Debug)]
 pub struct SamuraiGenerateWorker {
+    target: SamuraiTarget,
     generator: SamuraiGenerator,
     grader: SamuraiGrader,
     puzzle: Vec<u8>,
@@ -55,9 +56,15 @@ pub struct SamuraiGenerateWorker {
 }
 
 impl SamuraiGenerateWorker {
-    /// A worker with a fresh generator and grader.
-    pub fn new() -> SamuraiGenerateWorker {
-        SamuraiGenerateWorker::default()
+    /// A worker making puzzles for `target`, with a fresh generator and grader.
+    pub fn new(target: SamuraiTarget) -> SamuraiGenerateWorker {
+        SamuraiGenerateWorker {
+            target,
+            generator: SamuraiGenerator::new(),
+            grader: SamuraiGrader::new(),
+            puzzle: Vec::with_capacity(405),
+            solution: Vec::with_capacity(405),
+        }
     }
 }
 
@@ -80,9 +87,7 @@ impl PuzzleWorker for SamuraiGenerateWorker {
         if block.stats.failure.is_some() {
             return;
         }
-        let Some(target) = cfg.samurai else {
-            return;
-        };
+        let target = self.target;
         let mut rng = rng_for(cfg.seed, index);
         let symmetry = match target.symmetry {
             SamuraiSymmetryChoice::Fixed(s) => s,
