@@ -5,37 +5,12 @@
 //! the samurai generator cannot honour are usage errors.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 use sudoku_batch::core::samurai::format::{self, SamuraiForm};
 use sudoku_batch::core::samurai::{SamuraiGrid, SamuraiSolver, SamuraiSymmetry};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("run sudoku-batch")
-}
-
-fn stdout(o: &Output) -> String {
-    assert!(
-        o.status.success(),
-        "exit {:?}, stderr: {}",
-        o.status,
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout.clone()).expect("utf-8 output")
-}
-
-fn csv_rows(s: &str) -> Vec<Vec<String>> {
-    csv::ReaderBuilder::new()
-        .has_headers(false)
-        .from_reader(s.as_bytes())
-        .records()
-        .map(|r| r.expect("csv").iter().map(str::to_string).collect())
-        .collect()
-}
+mod common;
+use common::{csv_rows, run, stdout};
 
 fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("samurai-generate-{}", std::process::id()));
