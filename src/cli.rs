@@ -257,6 +257,13 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub no_header: bool,
 
+    /// Puzzle variant. `samurai`: five overlapping 9x9 grids, written as 405-cell lines
+    /// (the form `solve --variant samurai` reads), rated by the samurai grader; takes
+    /// --symmetry (of the 21x21 layout), --level/--er (by rejection, with --max-attempts)
+    /// and --minimal with no symmetry (every such puzzle is minimal), not --clues.
+    #[arg(long, value_enum, default_value_t = VariantArg::Classic)]
+    pub variant: VariantArg,
+
     /// Make only shard K of N (K from 0): the puzzles with indices K*n/N .. (K+1)*n/N - 1.
     /// Only shard 0 writes the header, so concatenating the N outputs gives the bytes of
     /// one unsharded run.
@@ -684,6 +691,11 @@ mod tests {
         assert_eq!(g.max_attempts, 200_000);
         assert_eq!(g.grade_budget, crate::core::grader::DEFAULT_BUDGET);
         assert!(g.output.is_none() && g.shard.is_none() && g.summary_json.is_none());
+        assert_eq!(g.variant, VariantArg::Classic);
+        assert_eq!(
+            generate(&["--variant", "samurai"]).variant,
+            VariantArg::Samurai
+        );
     }
 
     #[test]

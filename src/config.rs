@@ -8,11 +8,12 @@ use crate::cli::{
 };
 use crate::core::Grid;
 use crate::core::generator::{ErRange, Symmetry, SymmetryChoice, Target};
-use crate::core::samurai::SamuraiGrid;
 use crate::core::samurai::format::{self, SamuraiForm};
+use crate::core::samurai::{SamuraiGrid, SamuraiSymmetry};
 use crate::error::Error;
 use crate::io::OutputFormat;
 pub use crate::pipeline::bench::BenchConfig;
+pub use crate::pipeline::samurai_generate::{SamuraiSymmetryChoice, SamuraiTarget};
 
 /// Where input comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -315,6 +316,8 @@ pub struct GenerateConfig {
     pub quiet: bool,
     /// Where to write the JSON summary.
     pub summary_json: Option<PathBuf>,
+    /// `--variant samurai`: what the samurai puzzles must satisfy (`target` is then unused).
+    pub samurai: Option<SamuraiTarget>,
 }
 
 /// The ER range of a level, in tenths (the thresholds of `level` in `solve`).
@@ -357,6 +360,11 @@ impl GenerateConfig {
             SymmetryArg::Antidiagonal => SymmetryChoice::Fixed(Symmetry::AntiDiagonal),
             SymmetryArg::Random => SymmetryChoice::Random,
         };
+        let samurai = if a.variant == VariantArg::Samurai {
+            Some(samurai_target(a, er)?)
+        } else {
+            None
+        };
         let (seed, seed_drawn) = match a.seed {
             Some(s) => (s, false),
             None => (rand::random::<u64>(), true),
@@ -383,8 +391,52 @@ impl GenerateConfig {
             shard: a.shard,
             quiet: a.quiet,
             summary_json: a.summary_json.clone(),
+            samurai,
         })
     }
+}
+
+/// The target of `generate --variant samurai`; options the samurai generator cannot honour
+/// are usage errors.
+fn samurai_target(a: &GenerateArgs, er: Option<ErRange>) -> Result<SamuraiTarget, Error> {
+    let unsupported = |what: &str, why: &str| {
+        Err(Error::Usage(format!(
+            "{what} is not supported with --variant samurai: {why}"
+        )))
+    };
+    if a.clues.is_some() {
+        return unsupported(
+            "--clues",
+            "samurai puzzles are dug until no clue (orbit) can go, so their clue count is              not steered",
+        );
+    }
+    if a.minimal && a.symmetry != SymmetryArg::None {
+        return unsupported(
+            "--minimal with a symmetry",
+            "samurai puzzles are minimal for their symmetry (no orbit of clues can go),              not clue by clue; with --symmetry none every puzzle is minimal",
+        );
+    }
+    if a.grade_budget != crate::core::grader::DEFAULT_BUDGET {
+        return unsupported(
+            "--grade-budget",
+            "the samurai grader has no work budget (it takes a few milliseconds at most)",
+        );
+    }
+    let symmetry = match a.symmetry {
+        SymmetryArg::None => SamuraiSymmetryChoice::Fixed(SamuraiSymmetry::None),
+        SymmetryArg::Rot180 => SamuraiSymmetryChoice::Fixed(SamuraiSymmetry::Rot180),
+        SymmetryArg::Rot90 => SamuraiSymmetryChoice::Fixed(SamuraiSymmetry::Rot90),
+        SymmetryArg::Mirror => SamuraiSymmetryChoice::Fixed(SamuraiSymmetry::Mirror),
+        SymmetryArg::Flip => SamuraiSymmetryChoice::Fixed(SamuraiSymmetry::Flip),
+        SymmetryArg::Diagonal => SamuraiSymmetryChoice::Fixed(SamuraiSymmetry::Diagonal),
+        SymmetryArg::Antidiagonal => SamuraiSymmetryChoice::Fixed(SamuraiSymmetry::Antidiagonal),
+        SymmetryArg::Random => SamuraiSymmetryChoice::Random,
+    };
+    Ok(SamuraiTarget {
+        symmetry,
+        er,
+        max_attempts: a.max_attempts,
+    })
 }
 
 /// Everything `minimize` needs, checked.

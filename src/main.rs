@@ -11,6 +11,8 @@ use sudoku_batch::config::{
     BenchConfig, ExplainConfig, GenerateConfig, MinimizeConfig, SolveConfig,
 };
 use sudoku_batch::core::generator::Unrated;
+use sudoku_batch::pipeline::generate::{GenerateWorker, Graded};
+use sudoku_batch::pipeline::samurai_generate::SamuraiGenerateWorker;
 use sudoku_batch::pipeline::{self, RunEnd};
 
 /// Exit code for a `--strict` run stopped by a record that is not uniquely solvable.
@@ -47,11 +49,17 @@ fn main() -> ExitCode {
                 Err(e) => return fail(&e),
             };
             let interrupt = install_signal_handlers();
-            let result = if cfg.grade {
+            let result = if let Some(target) = cfg.samurai {
+                pipeline::generate::run(&cfg, || SamuraiGenerateWorker::new(target), interrupt)
+            } else if cfg.grade {
                 let budget = cfg.grade_budget;
-                pipeline::generate::run(&cfg, || pipeline::generate::Graded::new(budget), interrupt)
+                pipeline::generate::run(
+                    &cfg,
+                    || GenerateWorker::new(Graded::new(budget)),
+                    interrupt,
+                )
             } else {
-                pipeline::generate::run(&cfg, || Unrated, interrupt)
+                pipeline::generate::run(&cfg, || GenerateWorker::new(Unrated), interrupt)
             };
             match result {
                 Ok((summary, end)) => finish(

@@ -75,3 +75,53 @@ fn solving_grading_and_generating_allocate_nothing_per_puzzle() {
     });
     assert_eq!(n, 0, "allocations while solving, grading and generating");
 }
+
+#[test]
+fn the_generate_worker_allocates_nothing_per_puzzle_once_warm() {
+    use clap::Parser;
+    use sudoku_batch::cli::{Cli, Command};
+    use sudoku_batch::config::GenerateConfig;
+    use sudoku_batch::io::RowEncoder;
+    use sudoku_batch::pipeline::engine::Block;
+    use sudoku_batch::pipeline::generate::{GENERATE_COLUMNS, GenerateStats, PuzzleWorker};
+    use sudoku_batch::pipeline::samurai_generate::SamuraiGenerateWorker;
+
+    let cli = Cli::try_parse_from([
+        "sudoku-batch",
+        "generate",
+        "--variant",
+        "samurai",
+        "--symmetry",
+        "random",
+        "--er",
+        "..4.4",
+        "--seed",
+        "3",
+    ])
+    .expect("arguments");
+    let Command::Generate(args) = cli.command else {
+        panic!("not generate");
+    };
+    let cfg = GenerateConfig::from_args(&args).expect("config");
+    let target = cfg.samurai.expect("a samurai target");
+    let enc = RowEncoder::new(cfg.format, GENERATE_COLUMNS.to_vec());
+    let mut worker = SamuraiGenerateWorker::new(target);
+    let mut block = Block::<GenerateStats>::default();
+    // Warm up: the row buffers reach their size.
+    for i in 0..2 {
+        worker.process(i, &cfg, &enc, &mut block);
+        block.out.clear();
+    }
+    let n = allocations(|| {
+        for i in 2..5 {
+            worker.process(i, &cfg, &enc, &mut block);
+            block.out.clear();
+        }
+    });
+    assert_eq!(block.stats.generated, 5);
+    assert!(block.stats.tried > 5, "the ER target rejected candidates");
+    assert_eq!(
+        n, 0,
+        "allocations while making graded samurai puzzles on target"
+    );
+}

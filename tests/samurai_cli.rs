@@ -1,69 +1,18 @@
 //! `solve --variant samurai` on the real binary: every record form, statuses, valid
 //! solutions, invalid rows with reasons, stdin, formats, thread counts and usage errors.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 
 use sudoku_batch::core::samurai::format;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
-}
+mod common;
+use common::{col, csv_rows, run, run_stdin, stdout};
 
+/// A file under `data/samurai`.
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("data/samurai")
         .join(name)
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("run sudoku-batch")
-}
-
-fn run_stdin(args: &[&str], input: &[u8]) -> Output {
-    let mut child = bin()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let input = input.to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let out = child.wait_with_output().expect("wait");
-    feeder.join().expect("feeder");
-    out
-}
-
-fn stdout(o: &Output) -> String {
-    assert!(
-        o.status.success(),
-        "exit {:?}, stderr: {}",
-        o.status,
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout.clone()).expect("utf-8 output")
-}
-
-fn csv_rows(s: &str) -> Vec<Vec<String>> {
-    csv::ReaderBuilder::new()
-        .has_headers(false)
-        .from_reader(s.as_bytes())
-        .records()
-        .map(|r| r.expect("csv").iter().map(str::to_string).collect())
-        .collect()
-}
-
-/// Index of column `name` in a header row.
-fn col(header: &[String], name: &str) -> usize {
-    header
-        .iter()
-        .position(|h| h == name)
-        .unwrap_or_else(|| panic!("no column {name} in {header:?}"))
 }
 
 #[test]

@@ -1,6 +1,9 @@
 //! `generate`: puzzles `lo..hi` of a run (all of `0..count`, or one shard), made by
-//! per-worker [`Generator`]s in ordered windows and written one row per puzzle in index
-//! order.
+//! per-worker scratch in ordered windows and written one row per puzzle in index order.
+//!
+//! The run loop ([`run`]) is shared by every variant: it drives any [`PuzzleWorker`]. Classic
+//! puzzles come from [`GenerateWorker`] (a [`Generator`] and a rater); samurai puzzles from
+//! [`super::samurai_generate::SamuraiGenerateWorker`].
 //!
 //! Puzzle `i` depends only on the seed, `i` and the target (see
 //! [`crate::core::generator`]), so the bytes are the same for any thread count, and the
@@ -134,7 +137,33 @@ pub struct GenerateStats {
     pub grades: GradeStats,
     /// The first puzzle that could not be made.
     #[serde(skip)]
-    pub failure: Option<GenerateError>,
+    pub failure: Option<Failure>,
+}
+
+/// A puzzle that could not be made: the run stops there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// Its index.
+    pub index: u64,
+    /// Candidates tried for it (0 for an internal error).
+    pub attempts: u64,
+    /// What went wrong and what to change.
+    pub message: String,
+}
+
+/// What a `generate` worker does: make puzzle `index` and append its row. One value per
+/// worker thread, built once and reused ([`run`] drives it).
+pub trait PuzzleWorker: Send {
+    /// Makes puzzle `index` and appends its row to `block.out`, counting it in
+    /// `block.stats`. On failure it sets `block.stats.failure` and makes nothing more in
+    /// this block (the rows before it stay).
+    fn process(
+        &mut self,
+        index: u64,
+        cfg: &GenerateConfig,
+        enc: &RowEncoder,
+        block: &mut Block<GenerateStats>,
+    );
 }
 
 impl GenerateStats {
@@ -145,7 +174,7 @@ impl GenerateStats {
         self.clues += o.clues;
         self.grades.merge(&o.grades);
         if self.failure.is_none() {
-            self.failure = o.failure;
+            self.failure.clone_from(&o.failure);
         }
     }
 }
@@ -165,10 +194,10 @@ impl<R: RowRater> GenerateWorker<R> {
             rater,
         }
     }
+}
 
-    /// Makes puzzle `index` and appends its row; on failure records it and makes nothing
-    /// more in this block (the rows before it stay).
-    pub fn process(
+impl<R: RowRater> PuzzleWorker for GenerateWorker<R> {
+    fn process(
         &mut self,
         index: u64,
         cfg: &GenerateConfig,
@@ -185,7 +214,11 @@ impl<R: RowRater> GenerateWorker<R> {
             Ok(m) => m,
             Err(e) => {
                 block.stats.tried += e.attempts;
-                block.stats.failure = Some(e);
+                block.stats.failure = Some(Failure {
+                    index: e.index,
+                    attempts: e.attempts,
+                    message: failure_message(&e),
+                });
                 return;
             }
         };
@@ -232,6 +265,8 @@ pub struct GenerateSummary {
     /// Counts.
     #[serde(flatten)]
     pub stats: GenerateStats,
+    /// `classic` or `samurai`.
+    pub variant: &'static str,
     /// True when puzzles were graded.
     pub graded: bool,
     /// Wall-clock seconds.
@@ -265,6 +300,11 @@ impl GenerateSummary {
             seed: cfg.seed,
             first_index: lo,
             end_index: hi,
+            variant: if cfg.samurai.is_some() {
+                "samurai"
+            } else {
+                "classic"
+            },
             graded: cfg.grade,
             elapsed_seconds: secs,
             puzzles_per_second: if secs > 0.0 { n / secs } else { 0.0 },
@@ -302,7 +342,12 @@ impl GenerateSummary {
                 t.push_str(&format!("{} {n} {l}", if i == 0 { "" } else { "," }));
             }
             if g.lower_bounds > 0 {
-                t.push_str(&format!(" ({} lower bounds)", g.lower_bounds));
+                // A samurai lower bound is a puzzle its techniques do not finish.
+                let what = match self.variant {
+                    "samurai" => "beyond the samurai techniques",
+                    _ => "lower bounds",
+                };
+                t.push_str(&format!(" ({} {what})", g.lower_bounds));
             }
         }
         t
@@ -335,10 +380,10 @@ fn failure_message(e: &GenerateError) -> String {
     )
 }
 
-/// Runs `generate` with a rater made by `make_rater` for every worker.
-pub fn run<R: RowRater>(
+/// Runs `generate` with a worker made by `make_worker` for every thread.
+pub fn run<W: PuzzleWorker>(
     cfg: &GenerateConfig,
-    make_rater: impl Fn() -> R,
+    make_worker: impl Fn() -> W,
     interrupt: Arc<AtomicBool>,
 ) -> Result<(GenerateSummary, RunEnd), Error> {
     let start = Instant::now();
@@ -354,10 +399,8 @@ pub fn run<R: RowRater>(
     if cfg.header && cfg.shard.is_none_or(|s| s.index == 0) {
         enc.write_header(&mut header);
     }
-    let engine = Engine::new(cfg.threads, Arc::clone(&interrupt), || {
-        GenerateWorker::new(make_rater())
-    })
-    .map_err(|e| Error::Usage(format!("cannot start worker threads: {e}")))?;
+    let engine = Engine::new(cfg.threads, Arc::clone(&interrupt), make_worker)
+        .map_err(|e| Error::Usage(format!("cannot start worker threads: {e}")))?;
     let mut writer: Writer<GenerateStats> = Writer::spawn(sink, header);
     let progress = Progress::new(!cfg.quiet, Some(hi - lo), "puzzles");
     let mut pacer = Pacer::new(engine.threads(), WINDOW);
@@ -379,16 +422,14 @@ pub fn run<R: RowRater>(
         engine.run(
             n,
             &mut blocks,
-            |w: &mut GenerateWorker<R>, i, block| w.process(base + i as u64, cfg, &enc, block),
+            |w: &mut W, i, block| w.process(base + i as u64, cfg, &enc, block),
             |i, block| {
                 // A panic is a bug; stop the run at this puzzle like a failure.
                 let index = base + i as u64;
-                block.stats.failure = Some(GenerateError {
+                block.stats.failure = Some(Failure {
                     index,
                     attempts: 0,
-                    rejections: Default::default(),
-                    closest: None,
-                    target: cfg.target,
+                    message: format!("puzzle {index}: internal error while generating it"),
                 });
             },
         );
@@ -432,13 +473,9 @@ pub fn run<R: RowRater>(
         });
     }
     if let Some(f) = &stats.failure {
-        let msg = if f.attempts == 0 {
-            format!("puzzle {}: internal error while generating it", f.index)
-        } else {
-            failure_message(f)
-        };
         return Err(Error::Usage(format!(
-            "{msg} (the {} rows before it were written{})",
+            "{} (the {} rows before it were written{})",
+            f.message,
             stats.generated,
             match &cfg.output {
                 OutputSpec::File(p) => format!(" to {}", out_path_partial(p).display()),

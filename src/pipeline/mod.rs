@@ -8,6 +8,7 @@ pub mod generate;
 pub mod minimize;
 pub mod progress;
 pub mod samurai;
+pub mod samurai_generate;
 pub mod solve;
 pub mod summary;
 

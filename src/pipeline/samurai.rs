@@ -27,7 +27,7 @@ use crate::io::{Field, RowEncoder};
 
 use super::engine::{Block, Diag};
 use super::solve::{ERROR, TAIL, base_fields, note_problem};
-use super::summary::{LEVELS, SolveStats};
+use super::summary::SolveStats;
 
 /// Per-worker scratch for samurai records: the solver, the grader and reused buffers.
 #[derive(Debug, Default)]
@@ -38,6 +38,24 @@ pub struct SamuraiWorker {
     message: String,
     puzzle: Vec<u8>,
     solution: Vec<u8>,
+}
+
+/// Fills the five rating columns `er`, `ep`, `ed`, `level`, `hardest` of a samurai grade
+/// (text in `bufs`): `>=` marks a lower bound, `beyond` the level of a puzzle the techniques
+/// do not finish. `solve` and `generate` both write them with this, so their text agrees.
+pub fn grade_fields<'a>(g: &SamuraiGrade, bufs: &'a mut [[u8; 8]; 3], fields: &mut [Field<'a>]) {
+    let [er_b, ep_b, ed_b] = bufs;
+    let n = Shown::new(g.er, !g.solved).write_to(er_b);
+    fields[0] = Field::Raw(&er_b[..n]);
+    let n = Shown::new(g.ep, !g.ep_exact).write_to(ep_b);
+    fields[1] = Field::Raw(&ep_b[..n]);
+    let n = Shown::new(g.ed, g.steps == 0).write_to(ed_b);
+    fields[2] = Field::Raw(&ed_b[..n]);
+    fields[3] = Field::Text(g.level().as_bytes());
+    fields[4] = match g.hardest {
+        Some(t) => Field::Text(t.name().as_bytes()),
+        None => Field::Null,
+    };
 }
 
 /// The lines of a record (at most 21), without their terminators.
@@ -122,26 +140,8 @@ impl SamuraiWorker {
         let mut shown = [[0u8; 8]; 3];
         if cfg.grade && o.count == 1 {
             let g = self.grader.grade(&grid);
-            let grades = &mut stats.grades;
-            grades.graded += 1;
-            if g.solved {
-                if let Some(i) = LEVELS.iter().position(|&l| l == g.level()) {
-                    grades.levels[i] += 1;
-                }
-            } else {
-                grades.lower_bounds += 1;
-            }
-            let [er_b, ep_b, ed_b] = &mut shown;
-            let n = Shown::new(g.er, !g.solved).write_to(er_b);
-            fields[7] = Field::Raw(&er_b[..n]);
-            let n = Shown::new(g.ep, !g.ep_exact).write_to(ep_b);
-            fields[8] = Field::Raw(&ep_b[..n]);
-            let n = Shown::new(g.ed, g.steps == 0).write_to(ed_b);
-            fields[9] = Field::Raw(&ed_b[..n]);
-            fields[10] = Field::Text(g.level().as_bytes());
-            if let Some(t) = g.hardest {
-                fields[11] = Field::Text(t.name().as_bytes());
-            }
+            stats.grades.add_samurai(&g);
+            grade_fields(&g, &mut shown, &mut fields[7..12]);
         }
         enc.write_row(&mut block.out, &fields);
         if cfg.strict && o.count != 1 {
