@@ -15,7 +15,7 @@ use crate::core::{Grid, SolveOutcome, Solver};
 use crate::error::Error;
 use crate::io::records::{self, CellsKind, Splitter};
 
-use super::solve::open_input;
+use super::records_run::{fill_for_detection, open_input};
 
 /// Settings of a `bench` run.
 #[derive(Clone, Debug)]
@@ -117,7 +117,7 @@ pub fn load_puzzles(spec: &InputSpec) -> Result<(Vec<Grid>, usize), Error> {
         },
         source: e,
     };
-    super::solve::fill_for_detection(&mut source).map_err(read_err)?;
+    fill_for_detection(&mut source).map_err(read_err)?;
     let (format, skip) = records::detect(source.window());
     let header_lines = source.window()[..skip]
         .iter()

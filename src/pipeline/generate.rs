@@ -26,7 +26,7 @@ use crate::io::{Field, RowEncoder};
 use super::RunEnd;
 use super::engine::{Block, Engine, Pacer, Writer};
 use super::progress::Progress;
-use super::solve::open_output;
+use super::records_run::open_output;
 use super::summary::{GradeStats, LEVELS};
 
 /// Most puzzles per window (rows buffered between the workers and the writer). A [`Pacer`]

@@ -13,19 +13,16 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::config::{InputSpec, MinimizeConfig, OutputSpec};
+use crate::config::MinimizeConfig;
 use crate::core::generator::{Generator, MinimizeError};
 use crate::error::Error;
-use crate::io::records::{CellsKind, Record, Splitter};
-use crate::io::{Field, RowEncoder, Source};
+use crate::io::records::{CellsKind, Record};
+use crate::io::{Field, RowEncoder};
 
-use super::engine::{Block, Diag, Engine, Pacer, Writer};
-use super::progress::Progress;
-use super::solve::{fill_for_detection, open_input, open_output, parse_record, resolve_format};
-use super::{DiagPrinter, RunEnd};
-
-/// Most records per window (a [`Pacer`] shrinks windows of slow records).
-pub const WINDOW: usize = 8192;
+use super::RunEnd;
+use super::engine::{Block, Diag};
+use super::records_run::{RecordJob, RecordRun, open_input, output_name, run_records};
+use super::solve::parse_record;
 
 /// The output columns of `minimize`, in order.
 pub const MINIMIZE_COLUMNS: &[&str] = &["line", "puzzle", "minimal", "clues", "error"];
@@ -199,183 +196,86 @@ impl MinimizeSummary {
     }
 }
 
+/// `minimize` as a [`RecordJob`].
+struct MinimizeJob {
+    enc: RowEncoder,
+}
+
+impl RecordJob for MinimizeJob {
+    type Worker = MinimizeWorker;
+    type Stats = MinimizeStats;
+
+    fn process(&self, w: &mut MinimizeWorker, rec: &Record<'_>, block: &mut Block<MinimizeStats>) {
+        w.process(rec, &self.enc, block);
+    }
+
+    fn on_panic(&self, rec: &Record<'_>, block: &mut Block<MinimizeStats>) {
+        block.stats.records += 1;
+        block.stats.invalid += 1;
+        let row = [
+            Field::Int(rec.line),
+            Field::Null,
+            Field::Null,
+            Field::Null,
+            Field::Text(b"internal error while minimizing this record"),
+        ];
+        self.enc.write_row(&mut block.out, &row);
+    }
+
+    fn merge(total: &mut MinimizeStats, block: &MinimizeStats) {
+        total.merge(block);
+    }
+
+    fn records(stats: &MinimizeStats) -> u64 {
+        stats.records
+    }
+}
+
 /// Runs `minimize`.
 pub fn run(
     cfg: &MinimizeConfig,
     interrupt: Arc<AtomicBool>,
 ) -> Result<(MinimizeSummary, RunEnd), Error> {
-    let mut source: Source = open_input(&cfg.input)?;
+    let source = open_input(&cfg.input)?;
     let start = Instant::now();
-    let input_name = cfg.input.display_name();
-    let read_err = |e: std::io::Error| Error::Input {
-        path: match &cfg.input {
-            InputSpec::Stdin => "-".into(),
-            InputSpec::File(p) => p.clone(),
-        },
-        source: e,
+    let job = MinimizeJob {
+        enc: RowEncoder::new(cfg.format, MINIMIZE_COLUMNS.to_vec()),
     };
-    fill_for_detection(&mut source).map_err(read_err)?;
-    let (format, skip) = resolve_format(cfg.input_format, source.window());
-    let mut first_line = 1 + source.window()[..skip]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count() as u64;
-    source.consume(skip);
-    let sink = open_output(&cfg.output)?;
-    let output_name = match &cfg.output {
-        OutputSpec::Stdout => "<stdout>".to_string(),
-        OutputSpec::File(p) => p.display().to_string(),
+    let run = RecordRun {
+        input: &cfg.input,
+        input_format: cfg.input_format,
+        output: &cfg.output,
+        threads: cfg.threads,
+        quiet: cfg.quiet,
+        max_messages: super::MAX_DIAGS,
+        shard: None,
     };
-    let out_path: std::path::PathBuf = match (sink.partial_path(), &cfg.output) {
-        (Some(p), _) => p.to_path_buf(),
-        (None, OutputSpec::File(p)) => p.clone(),
-        (None, OutputSpec::Stdout) => "<stdout>".into(),
-    };
-    let enc = RowEncoder::new(cfg.format, MINIMIZE_COLUMNS.to_vec());
     let mut header = Vec::new();
     if cfg.header {
-        enc.write_header(&mut header);
+        job.enc.write_header(&mut header);
     }
-    let engine = Engine::new(cfg.threads, Arc::clone(&interrupt), MinimizeWorker::default)
-        .map_err(|e| Error::Usage(format!("cannot start worker threads: {e}")))?;
-    let mut writer: Writer<MinimizeStats> = Writer::spawn(sink, header);
-    let progress = Progress::new(!cfg.quiet, source.total_len(), "puzzles");
-    let mut splitter = Splitter::new(format);
-    let mut pacer = Pacer::new(engine.threads(), WINDOW);
-    let mut stats = MinimizeStats::default();
-    let mut diags = DiagPrinter::new(input_name.clone(), super::MAX_DIAGS);
-    let mut consumed_total = 0u64;
-    let mut end = RunEnd::Completed;
-    let mut fault: Option<Error> = None;
-    loop {
-        if engine.interrupted() {
-            end = RunEnd::Interrupted;
-            break;
-        }
-        if writer.failed() {
-            break;
-        }
-        if let Err(e) = source.check_size() {
-            fault = Some(read_err(e));
-            break;
-        }
-        let is_last = source.at_end();
-        let window = source.window();
-        if window.is_empty() && is_last {
-            break;
-        }
-        let p = splitter.split(window, first_line, pacer.size(), is_last);
-        if p.consumed == 0 && splitter.is_empty() {
-            if is_last {
-                break;
-            }
-            let keep = window.len();
-            if let Err(e) = source.fill(keep) {
-                fault = Some(read_err(e));
-                break;
-            }
-            continue;
-        }
-        let n = splitter.len();
-        let mut blocks = writer.take_blocks();
-        let started = Instant::now();
-        {
-            let recs: &Splitter = &splitter;
-            engine.run(
-                n,
-                &mut blocks,
-                |w: &mut MinimizeWorker, i, block| {
-                    let rec = recs.record(i, window);
-                    w.process(&rec, &enc, block);
-                },
-                |i, block| {
-                    let rec = recs.record(i, window);
-                    block.stats.records += 1;
-                    block.stats.invalid += 1;
-                    let row = [
-                        Field::Int(rec.line),
-                        Field::Null,
-                        Field::Null,
-                        Field::Null,
-                        Field::Text(b"internal error while minimizing this record"),
-                    ];
-                    enc.write_row(&mut block.out, &row);
-                },
-            );
-        }
-        pacer.record(n, started.elapsed().as_secs_f64());
-        // A file truncated while this window was processed: its rows may come from the
-        // zeros the kernel shows past the new end of the file, so none of them is written.
-        if let Err(e) = source.check_size() {
-            fault = Some(read_err(e));
-            break;
-        }
-        let mut complete = true;
-        for b in &blocks {
-            if !b.done {
-                complete = false;
-                break;
-            }
-            stats.merge(&b.stats);
-            for d in &b.diags {
-                diags.print(d);
-            }
-        }
-        writer.send(blocks);
-        if !complete {
-            end = RunEnd::Interrupted;
-            break;
-        }
-        first_line += p.lines;
-        consumed_total += p.consumed as u64;
-        source.consume(p.consumed);
-        progress.update(consumed_total, stats.records, "puzzles");
-        if !source.at_end()
-            && let Err(e) = source.fill(0)
-        {
-            fault = Some(read_err(e));
-            break;
-        }
-    }
-    progress.finish();
-    diags.finish();
-    let (sink, write_result) = writer.finish();
-    if let Some(e) = fault {
-        return Err(e);
-    }
-    let summary = |stats: MinimizeStats, threads: usize, interrupted: bool| {
-        let secs = start.elapsed().as_secs_f64();
-        MinimizeSummary {
-            input: input_name.clone(),
-            output: output_name.clone(),
-            puzzles_per_second: if secs > 0.0 {
-                stats.records as f64 / secs
-            } else {
-                0.0
-            },
-            stats,
-            elapsed_seconds: secs,
-            threads,
-            interrupted,
-        }
+    let out = run_records(
+        &run,
+        &job,
+        source,
+        None,
+        header,
+        MinimizeWorker::default,
+        interrupt,
+    )?;
+    let secs = start.elapsed().as_secs_f64();
+    let summary = MinimizeSummary {
+        input: cfg.input.display_name(),
+        output: output_name(&cfg.output),
+        puzzles_per_second: if secs > 0.0 {
+            out.stats.records as f64 / secs
+        } else {
+            0.0
+        },
+        stats: out.stats,
+        elapsed_seconds: secs,
+        threads: out.threads,
+        interrupted: out.end != RunEnd::Completed,
     };
-    if let Err(e) = write_result {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            return Ok((summary(stats, engine.threads(), true), RunEnd::BrokenPipe));
-        }
-        return Err(Error::Output {
-            path: out_path,
-            source: e,
-        });
-    }
-    if end == RunEnd::Completed
-        && let Some(sink) = sink
-    {
-        sink.finish().map_err(|e| Error::Output {
-            path: out_path.clone(),
-            source: e,
-        })?;
-    }
-    let interrupted = end != RunEnd::Completed;
-    Ok((summary(stats, engine.threads(), interrupted), end))
+    Ok((summary, out.end))
 }

@@ -1,5 +1,10 @@
 //! The pipeline: wires input sources, record splitting, rayon workers and the ordered writer
-//! together for each subcommand. See [`engine`] for the machinery and [`solve`] for `solve`.
+//! together for each subcommand. [`engine`] is the machinery (ordered windows of blocks,
+//! the writer thread, window pacing); [`records_run`] is the run loop of the commands that
+//! read records, which [`solve`] (with [`samurai`] for `--variant samurai`) and [`minimize`]
+//! plug into; [`generate`] runs over puzzle indices instead, with [`samurai_generate`] for
+//! samurai; [`bench`] and [`explain`] work in-process on a few puzzles; [`summary`] and
+//! [`progress`] report.
 
 pub mod bench;
 pub mod engine;
@@ -7,6 +12,7 @@ pub mod explain;
 pub mod generate;
 pub mod minimize;
 pub mod progress;
+pub mod records_run;
 pub mod samurai;
 pub mod samurai_generate;
 pub mod solve;

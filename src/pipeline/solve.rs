@@ -4,22 +4,17 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use crate::config::{InputFormat, InputSpec, OutputSpec, SolveConfig};
+use crate::config::SolveConfig;
 use crate::core::grader::{Grader, Outcome, Rating};
 use crate::core::{Cell, Grid, SolveOutcome, Solver};
 use crate::error::Error;
-use crate::io::records::{self, CellsKind, MAX_RECORD, Record, RecordFormat, Splitter};
+use crate::io::records::{CellsKind, Record};
 use crate::io::{Field, RowEncoder, Sink, Source};
 
-use super::engine::{Block, Diag, Engine, Pacer, Writer};
-use super::progress::Progress;
+use super::RunEnd;
+use super::engine::{Block, Diag};
+use super::records_run::{RecordJob, RecordRun, open_input, output_name, run_records};
 use super::summary::{Problem, SolveStats, SolveSummary};
-use super::{DiagPrinter, RunEnd};
-
-/// Most records per window: bounds memory (rows buffered) while keeping workers busy. A
-/// [`Pacer`] makes windows smaller when records are slow (grading hard puzzles), so rows
-/// still leave about every second.
-pub const WINDOW: usize = 8192;
 
 /// The output columns of `solve`, in order.
 pub const SOLVE_COLUMNS: &[&str] = &[
@@ -383,81 +378,51 @@ fn check_field(
     }
 }
 
-/// Opens the input named by `spec`.
-pub fn open_input(spec: &InputSpec) -> Result<Source, Error> {
-    match spec {
-        InputSpec::Stdin => Ok(Source::stream(Box::new(std::io::stdin()))),
-        InputSpec::File(p) => Source::open(p).map_err(|e| Error::Input {
-            path: e.path,
-            source: e.source,
-        }),
-    }
-}
-
-/// Opens the output named by `spec`.
-pub fn open_output(spec: &OutputSpec) -> Result<Sink, Error> {
-    match spec {
-        OutputSpec::Stdout => Ok(Sink::stdout()),
-        OutputSpec::File(p) => Sink::file(p).map_err(|e| Error::Output {
-            path: p.clone(),
-            source: e,
-        }),
-    }
-}
-
-/// Chooses the record format from the setting and the start of the input. Returns the
-/// format and how many bytes (a CSV header) to skip.
-pub(crate) fn resolve_format(setting: InputFormat, start: &[u8]) -> (RecordFormat, usize) {
-    let (detected, skip) = records::detect(start);
-    match setting {
-        InputFormat::Auto => (detected, skip),
-        InputFormat::Line => (RecordFormat::Line, 0),
-        InputFormat::Grid => (RecordFormat::Grid, 0),
-        InputFormat::Samurai => (RecordFormat::Samurai, 0),
-        InputFormat::Csv => match detected {
-            RecordFormat::Csv(l) => (RecordFormat::Csv(l), skip),
-            // No recognised header: read the first column as the puzzle, with no header.
-            _ => (
-                RecordFormat::Csv(records::CsvLayout {
-                    puzzle: 0,
-                    solution: None,
-                    id: None,
-                    delimiter: b',',
-                }),
-                0,
-            ),
-        },
-    }
-}
-
 /// Runs `solve`.
 pub fn run(cfg: &SolveConfig, interrupt: Arc<AtomicBool>) -> Result<(SolveSummary, RunEnd), Error> {
     let source = open_input(&cfg.input)?;
     run_with(cfg, source, None, interrupt)
 }
 
-/// Reads until the window holds the first record line whole (or the input ends), so that
-/// format detection sees a complete line.
-pub(crate) fn fill_for_detection(source: &mut Source) -> std::io::Result<()> {
-    loop {
-        let w = source.window();
-        let mut pos = 0;
-        let mut complete = false;
-        while let Some(nl) = w[pos..].iter().position(|&b| b == b'\n') {
-            let line = &w[pos..pos + nl];
-            let body = line.trim_ascii();
-            let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
-            if !body.is_empty() && !body.starts_with(b"#") {
-                complete = true;
-                break;
-            }
-            pos += nl + 1;
+/// `solve` as a [`RecordJob`]: the settings and the row encoder.
+struct SolveJob<'a> {
+    cfg: &'a SolveConfig,
+    enc: RowEncoder,
+}
+
+impl RecordJob for SolveJob<'_> {
+    type Worker = SolveWorker;
+    type Stats = SolveStats;
+
+    fn process(&self, w: &mut SolveWorker, rec: &Record<'_>, block: &mut Block<SolveStats>) {
+        w.process(rec, self.cfg, &self.enc, block);
+    }
+
+    fn on_panic(&self, rec: &Record<'_>, block: &mut Block<SolveStats>) {
+        block.stats.records += 1;
+        block.stats.invalid += 1;
+        let msg = b"internal error while solving this record";
+        let mut f = base_fields(rec, b"", b"invalid", Field::Null, b"", Field::Null);
+        f[ERROR] = Field::Text(msg);
+        if self.cfg.check {
+            let mut all = [Field::Null; NCOLS + 1];
+            all[..NCOLS].copy_from_slice(&f);
+            self.enc.write_row(&mut block.out, &all);
+        } else {
+            self.enc.write_row(&mut block.out, &f);
         }
-        if complete || source.at_end() || w.len() >= (1 << 20) {
-            return Ok(());
-        }
-        let keep = w.len();
-        source.fill(keep)?;
+    }
+
+    fn merge(total: &mut SolveStats, block: &SolveStats) {
+        total.merge(block);
+    }
+
+    fn records(stats: &SolveStats) -> u64 {
+        stats.records
+    }
+
+    fn stop(stats: &SolveStats) -> Option<&Problem> {
+        stats.first_problem.as_ref()
     }
 }
 
@@ -465,262 +430,51 @@ pub(crate) fn fill_for_detection(source: &mut Source) -> std::io::Result<()> {
 /// that `cfg` names (opened only after the input has been read successfully).
 pub fn run_with(
     cfg: &SolveConfig,
-    mut source: Source,
+    source: Source,
     sink: Option<Sink>,
     interrupt: Arc<AtomicBool>,
 ) -> Result<(SolveSummary, RunEnd), Error> {
     let start = Instant::now();
-    let input_name = cfg.input.display_name();
-    let read_err = |e: std::io::Error| Error::Input {
-        path: match &cfg.input {
-            InputSpec::Stdin => "-".into(),
-            InputSpec::File(p) => p.clone(),
-        },
-        source: e,
-    };
-    fill_for_detection(&mut source).map_err(read_err)?;
-    let (format, skip) = resolve_format(cfg.input_format, source.window());
-    // A CSV header (and any comment lines before it) is consumed here.
-    let first_line = 1 + source.window()[..skip]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count() as u64;
-    source.consume(skip);
-    let mut first_line = first_line;
-    // Global byte offset of the window's start, and the shard's byte range.
-    let mut base = skip as u64;
-    let range = match (cfg.shard, source.total_len()) {
-        (None, _) => None,
-        (Some(sh), Some(total)) => {
-            let cut = |k: u64| (u128::from(total) * u128::from(k) / u128::from(sh.count)) as u64;
-            Some((cut(sh.index), cut(sh.index + 1)))
-        }
-        (Some(_), None) => {
-            return Err(Error::Usage(
-                "--shard needs a regular file as input (its size must be known)".into(),
-            ));
-        }
-    };
-    let sink = match sink {
-        Some(s) => s,
-        None => open_output(&cfg.output)?,
-    };
-    let output_name = match &cfg.output {
-        OutputSpec::Stdout => "<stdout>".to_string(),
-        OutputSpec::File(p) => p.display().to_string(),
-    };
-    // The path named in write errors: the file being written, or stdout.
-    let out_path: std::path::PathBuf = match (sink.partial_path(), &cfg.output) {
-        (Some(p), _) => p.to_path_buf(),
-        (None, OutputSpec::File(p)) => p.clone(),
-        (None, OutputSpec::Stdout) => "<stdout>".into(),
-    };
     let mut columns = SOLVE_COLUMNS.to_vec();
     if cfg.check {
         columns.push("check");
     }
-    let enc = RowEncoder::new(cfg.format, columns);
-    let mut header = Vec::new();
-    if cfg.header && cfg.shard.is_none_or(|s| s.index == 0) {
-        enc.write_header(&mut header);
-    }
-    let engine = Engine::new(cfg.threads, Arc::clone(&interrupt), SolveWorker::default)
-        .map_err(|e| Error::Usage(format!("cannot start worker threads: {e}")))?;
-    let mut writer: Writer<SolveStats> = Writer::spawn(sink, header);
-    let progress = Progress::new(!cfg.quiet, source.total_len(), "puzzles");
-    let mut splitter = Splitter::new(format);
-    let mut pacer = Pacer::new(engine.threads(), WINDOW);
-    let mut stats = SolveStats::default();
-    let mut diags = DiagPrinter::new(input_name.clone(), cfg.max_messages);
-    let mut consumed_total = 0u64;
-    let mut end = RunEnd::Completed;
-    let mut fault: Option<Error> = None;
-    loop {
-        if engine.interrupted() {
-            end = RunEnd::Interrupted;
-            break;
-        }
-        if writer.failed() {
-            break;
-        }
-        if let Err(e) = source.check_size() {
-            fault = Some(read_err(e));
-            break;
-        }
-        let is_last = source.at_end();
-        let window = source.window();
-        if window.is_empty() && is_last {
-            break;
-        }
-        let mut p = splitter.split(window, first_line, pacer.size(), is_last);
-        if p.consumed == 0 && splitter.is_empty() && !is_last && window.len() > MAX_RECORD {
-            // A stream holding one record longer than any real one: report and skip it.
-            p = splitter.split_oversized(window, first_line);
-        }
-        if p.consumed == 0 && splitter.is_empty() {
-            if is_last {
-                break;
-            }
-            // No complete record yet: read more (a long record spans chunks).
-            let keep = window.len();
-            if let Err(e) = source.fill(keep) {
-                fault = Some(read_err(e));
-                break;
-            }
-            continue;
-        }
-        // With --shard, only the records that start in the shard's byte range are ours.
-        let n = splitter.len();
-        let (lo, hi) = match range {
-            None => (0, n),
-            Some((a, b)) => {
-                let at = |i: usize| base + splitter.record(i, window).offset as u64;
-                let lo = (0..n).find(|&i| at(i) >= a).unwrap_or(n);
-                let hi = (lo..n).find(|&i| at(i) >= b).unwrap_or(n);
-                (lo, hi)
-            }
-        };
-        if lo < hi {
-            let mut blocks = writer.take_blocks();
-            let started = Instant::now();
-            {
-                let recs: &Splitter = &splitter;
-                engine.run(
-                    hi - lo,
-                    &mut blocks,
-                    |w: &mut SolveWorker, i, block| {
-                        let rec = recs.record(lo + i, window);
-                        w.process(&rec, cfg, &enc, block);
-                    },
-                    |i, block| {
-                        let rec = recs.record(lo + i, window);
-                        block.stats.records += 1;
-                        block.stats.invalid += 1;
-                        let msg = b"internal error while solving this record";
-                        let mut f =
-                            base_fields(&rec, b"", b"invalid", Field::Null, b"", Field::Null);
-                        f[ERROR] = Field::Text(msg);
-                        if cfg.check {
-                            let mut all = [Field::Null; NCOLS + 1];
-                            all[..NCOLS].copy_from_slice(&f);
-                            enc.write_row(&mut block.out, &all);
-                        } else {
-                            enc.write_row(&mut block.out, &f);
-                        }
-                    },
-                );
-            }
-            pacer.record(n, started.elapsed().as_secs_f64());
-            // A file truncated while this window was processed: its rows may come from the
-            // zeros the kernel shows past the new end of the file, so none of them is written.
-            if let Err(e) = source.check_size() {
-                fault = Some(read_err(e));
-                break;
-            }
-            // Strict mode stops after the first record that is not uniquely solvable: the
-            // blocks after the one holding it are dropped.
-            if cfg.strict
-                && let Some(k) = blocks.iter().position(|b| b.stats.first_problem.is_some())
-            {
-                for b in &mut blocks[k + 1..] {
-                    b.done = false;
-                }
-            }
-            let mut complete = true;
-            for b in &blocks {
-                if !b.done {
-                    complete = false;
-                    break;
-                }
-                stats.merge(&b.stats);
-                for d in &b.diags {
-                    diags.print(d);
-                }
-            }
-            writer.send(blocks);
-            if let Some(p) = stats.first_problem.clone() {
-                end = RunEnd::Strict(p);
-                break;
-            }
-            if !complete {
-                end = RunEnd::Interrupted;
-                break;
-            }
-        }
-        if hi < n {
-            // The rest of the input belongs to later shards.
-            break;
-        }
-        first_line += p.lines;
-        consumed_total += p.consumed as u64;
-        base += p.consumed as u64;
-        source.consume(p.consumed);
-        progress.update(consumed_total, stats.records, "puzzles");
-        if !source.at_end()
-            && let Err(e) = source.fill(0)
-        {
-            fault = Some(read_err(e));
-            break;
-        }
-    }
-    progress.finish();
-    diags.finish();
-    let failed = writer.failed();
-    // Every complete window reaches the output before any error is reported.
-    let (sink, write_result) = writer.finish();
-    if let Some(e) = fault {
-        return Err(e);
-    }
-    if let Err(e) = write_result {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            return Ok((
-                summary(cfg, input_name, output_name, stats, start, &engine, true),
-                RunEnd::BrokenPipe,
-            ));
-        }
-        return Err(Error::Output {
-            path: out_path,
-            source: e,
-        });
-    }
-    debug_assert!(!failed);
-    if end == RunEnd::Completed
-        && let Some(sink) = sink
-    {
-        sink.finish().map_err(|e| Error::Output {
-            path: out_path.clone(),
-            source: e,
-        })?;
-    }
-    let interrupted = end != RunEnd::Completed;
-    let s = summary(
+    let job = SolveJob {
         cfg,
-        input_name,
-        output_name,
-        stats,
-        start,
-        &engine,
-        interrupted,
-    );
-    Ok((s, end))
-}
-
-fn summary(
-    cfg: &SolveConfig,
-    input: String,
-    output: String,
-    stats: SolveStats,
-    start: Instant,
-    engine: &Engine<SolveWorker>,
-    interrupted: bool,
-) -> SolveSummary {
-    SolveSummary::new(
-        input,
-        output,
-        stats,
+        enc: RowEncoder::new(cfg.format, columns),
+    };
+    let run = RecordRun {
+        input: &cfg.input,
+        input_format: cfg.input_format,
+        output: &cfg.output,
+        threads: cfg.threads,
+        quiet: cfg.quiet,
+        max_messages: cfg.max_messages,
+        shard: cfg.shard,
+    };
+    let mut header = Vec::new();
+    if cfg.header {
+        job.enc.write_header(&mut header);
+    }
+    let out = run_records(
+        &run,
+        &job,
+        source,
+        sink,
+        header,
+        SolveWorker::default,
+        interrupt,
+    )?;
+    // Only a completed run is not marked interrupted (a closed pipe counts as one).
+    let interrupted = out.end != RunEnd::Completed;
+    let summary = SolveSummary::new(
+        cfg.input.display_name(),
+        output_name(&cfg.output),
+        out.stats,
         start.elapsed(),
-        engine.threads(),
+        out.threads,
         cfg.limit,
         interrupted,
-    )
+    );
+    Ok((summary, out.end))
 }
