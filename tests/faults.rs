@@ -174,20 +174,7 @@ fn oversized_records_are_invalid_rows_and_memory_stays_bounded() {
         .output()
         .unwrap();
     assert!(from_file.status.success());
-    let mut child = bin()
-        .args(["solve", "-", "-q"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let feeder = std::thread::spawn(move || {
-        use std::io::Write;
-        let _ = stdin.write_all(text.as_bytes());
-    });
-    let from_stdin = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
+    let from_stdin = run_stdin(&["solve", "-", "-q"], text.as_bytes());
     assert_eq!(from_file.stdout, from_stdin.stdout);
     let out = String::from_utf8(from_file.stdout).unwrap();
     let statuses: Vec<&str> = out
@@ -200,6 +187,24 @@ fn oversized_records_are_invalid_rows_and_memory_stays_bounded() {
         ["solved", "invalid", "solved", "invalid", "solved"]
     );
     assert!(out.contains("2,,,invalid,,,,,,,,,record longer than 1 MiB,"));
+    // `minimize` reads records through the same loop: the same rows from a file and a
+    // stream, the long records refused with the reason.
+    let from_file = run(&["minimize", f.to_str().unwrap(), "-q"]);
+    let from_stdin = run_stdin(&["minimize", "-", "-q"], text.as_bytes());
+    assert_eq!(from_file.stdout, from_stdin.stdout);
+    let rows = csv_rows(&stdout(&from_file));
+    assert_eq!(rows.len(), 6);
+    let errors: Vec<&str> = rows[1..].iter().map(|r| r[4].as_str()).collect();
+    assert_eq!(
+        errors,
+        [
+            "",
+            "record longer than 1 MiB",
+            "",
+            "record longer than 1 MiB",
+            ""
+        ]
+    );
 }
 
 /// The empty grid, puzzles with 1-16 clues, huge solution counts and deep searches all
