@@ -2,10 +2,6 @@
 //! a counting global allocator watches plain, symmetric-minimal, steered and graded runs.
 //! Only the test's own thread is counted (the harness allocates on other threads).
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use sudoku_batch::core::Grid;
 use sudoku_batch::core::generator::{
     ErRange, ErScore, Generator, Rate, Symmetry, SymmetryChoice, Target, Unrated,
@@ -13,28 +9,8 @@ use sudoku_batch::core::generator::{
 use sudoku_batch::core::grader::DEFAULT_BUDGET;
 use sudoku_batch::pipeline::generate::Graded;
 
-struct Counting;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-thread_local! {
-    /// True on the thread whose allocations are being counted.
-    static COUNTING: Cell<bool> = const { Cell::new(false) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if COUNTING.try_with(Cell::get).unwrap_or(false) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
+mod common;
+use common::alloc::{Counting, allocations};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -60,15 +36,14 @@ fn allocations_after_warm_up<R: Rate>(rater: &mut R, target: &Target, n: u64) ->
     for i in 0..n {
         let _ = g.generate(rater, target, 1, i);
     }
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
-    COUNTING.with(|c| c.set(true));
     let mut made = 0;
-    for i in n..2 * n {
-        made += usize::from(g.generate(rater, target, 1, i).is_ok());
-    }
-    COUNTING.with(|c| c.set(false));
+    let count = allocations(|| {
+        for i in n..2 * n {
+            made += usize::from(g.generate(rater, target, 1, i).is_ok());
+        }
+    });
     assert!(made > 0);
-    ALLOCATIONS.load(Ordering::Relaxed) - before
+    count
 }
 
 #[test]

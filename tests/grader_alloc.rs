@@ -2,35 +2,11 @@
 //! allocator watches the rating of a whole sample file. Only the test's own thread is
 //! counted (the test harness allocates on other threads, e.g. for its timers).
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use sudoku_batch::core::grader::{DEFAULT_BUDGET, Grader, Rating};
 use sudoku_batch::core::{Grid, SolveOutcome, Solver};
 
-struct Counting;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-thread_local! {
-    /// True on the thread whose allocations are being counted.
-    static COUNTING: Cell<bool> = const { Cell::new(false) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if COUNTING.try_with(Cell::get).unwrap_or(false) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
+mod common;
+use common::alloc::{Counting, allocations};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -56,20 +32,13 @@ fn rating_allocates_nothing_per_puzzle() {
             sol.solution
         })
         .collect();
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
-    COUNTING.with(|c| c.set(true));
     let mut work = 0u64;
-    for (p, s) in puzzles.iter().zip(&solutions) {
-        grader.rate(p, Some(s), DEFAULT_BUDGET, &mut r);
-        work += r.work;
-    }
-    COUNTING.with(|c| c.set(false));
-    let after = ALLOCATIONS.load(Ordering::Relaxed);
+    let n = allocations(|| {
+        for (p, s) in puzzles.iter().zip(&solutions) {
+            grader.rate(p, Some(s), DEFAULT_BUDGET, &mut r);
+            work += r.work;
+        }
+    });
     assert!(work > 0);
-    assert_eq!(
-        after - before,
-        0,
-        "allocations while rating {} puzzles",
-        puzzles.len()
-    );
+    assert_eq!(n, 0, "allocations while rating {} puzzles", puzzles.len());
 }

@@ -2,43 +2,14 @@
 //! `Solver` exists, `solve_into` and `solve_excluding_into` make no heap allocation, on any
 //! backend, whatever the puzzle (unique, multiple, unsolvable, conflicting, empty).
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell as StdCell;
-
 use sudoku_batch::core::solver::Backend;
 use sudoku_batch::core::{Cell, Digit, Grid, SolveOutcome, Solver};
 
-struct Counting;
-
-thread_local! {
-    // Allocations made by this thread (other test threads do not interfere).
-    static ALLOCS: StdCell<usize> = const { StdCell::new(0) };
-}
-
-// SAFETY: forwards every call to the system allocator unchanged; it only counts.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.with(|a| a.set(a.get() + 1));
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCS.with(|a| a.set(a.get() + 1));
-        // SAFETY: same contract as the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+mod common;
+use common::alloc::{Counting, allocations};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
-
-fn allocs() -> usize {
-    ALLOCS.with(|a| a.get())
-}
 
 #[test]
 fn solving_allocates_nothing_per_puzzle() {
@@ -57,17 +28,17 @@ fn solving_allocates_nothing_per_puzzle() {
         let mut solver = Solver::with_backend(backend);
         let mut out = SolveOutcome::default();
         let mut counted = 0u64;
-        let before = allocs();
-        for p in &puzzles {
-            for limit in [1, 2, 3] {
-                solver.solve_into(p, limit, &mut out);
+        let n = allocations(|| {
+            for p in &puzzles {
+                for limit in [1, 2, 3] {
+                    solver.solve_into(p, limit, &mut out);
+                    counted += u64::from(out.count);
+                }
+                solver.solve_excluding_into(p, &excluded, 2, &mut out);
                 counted += u64::from(out.count);
             }
-            solver.solve_excluding_into(p, &excluded, 2, &mut out);
-            counted += u64::from(out.count);
-        }
-        let after = allocs();
-        assert_eq!(after - before, 0, "{backend:?}: allocations while solving");
+        });
+        assert_eq!(n, 0, "{backend:?}: allocations while solving");
         assert!(
             counted > puzzles.len() as u64,
             "the puzzles were really solved"
@@ -77,8 +48,13 @@ fn solving_allocates_nothing_per_puzzle() {
 
 #[test]
 fn the_counter_sees_allocations() {
-    let before = allocs();
+    let n = allocations(|| {
+        let v: Vec<u64> = std::hint::black_box(vec![1, 2, 3]);
+        drop(v);
+    });
+    assert!(n > 0);
+    // Only inside `allocations`.
     let v: Vec<u64> = std::hint::black_box(vec![1, 2, 3]);
-    assert!(allocs() > before);
+    assert_eq!(allocations(|| {}), 0);
     drop(v);
 }
