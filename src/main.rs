@@ -13,7 +13,7 @@ use sudoku_batch::config::{
 use sudoku_batch::core::generator::Unrated;
 use sudoku_batch::pipeline::generate::{GenerateWorker, Graded};
 use sudoku_batch::pipeline::samurai_generate::SamuraiGenerateWorker;
-use sudoku_batch::pipeline::{self, RunEnd};
+use sudoku_batch::pipeline::{self, RunEnd, RunReport};
 
 /// Exit code for a `--strict` run stopped by a record that is not uniquely solvable.
 const EXIT_STRICT: u8 = 1;
@@ -30,18 +30,12 @@ fn main() -> ExitCode {
                 Err(e) => return fail(&e),
             };
             let interrupt = install_signal_handlers();
-            match pipeline::solve::run(&cfg, interrupt) {
-                Ok((summary, end)) => finish(
-                    end,
-                    &cfg.input.display_name(),
-                    summary.text(),
-                    summary.json(),
-                    cfg.quiet,
-                    cfg.summary_json.as_deref(),
-                    summary.stats.records,
-                ),
-                Err(e) => fail(&e),
-            }
+            report(
+                pipeline::solve::run(&cfg, interrupt),
+                &cfg.input.display_name(),
+                cfg.quiet,
+                cfg.summary_json.as_deref(),
+            )
         }
         Command::Generate(args) => {
             let cfg = match GenerateConfig::from_args(&args) {
@@ -61,18 +55,7 @@ fn main() -> ExitCode {
             } else {
                 pipeline::generate::run(&cfg, || GenerateWorker::new(Unrated), interrupt)
             };
-            match result {
-                Ok((summary, end)) => finish(
-                    end,
-                    "generate",
-                    summary.text(),
-                    summary.json(),
-                    cfg.quiet,
-                    cfg.summary_json.as_deref(),
-                    summary.stats.generated,
-                ),
-                Err(e) => fail(&e),
-            }
+            report(result, "generate", cfg.quiet, cfg.summary_json.as_deref())
         }
         Command::Minimize(args) => {
             let cfg = match MinimizeConfig::from_args(&args) {
@@ -80,18 +63,12 @@ fn main() -> ExitCode {
                 Err(e) => return fail(&e),
             };
             let interrupt = install_signal_handlers();
-            match pipeline::minimize::run(&cfg, interrupt) {
-                Ok((summary, end)) => finish(
-                    end,
-                    &cfg.input.display_name(),
-                    summary.text(),
-                    summary.json(),
-                    cfg.quiet,
-                    cfg.summary_json.as_deref(),
-                    summary.stats.records,
-                ),
-                Err(e) => fail(&e),
-            }
+            report(
+                pipeline::minimize::run(&cfg, interrupt),
+                &cfg.input.display_name(),
+                cfg.quiet,
+                cfg.summary_json.as_deref(),
+            )
         }
         Command::Explain(args) => {
             let cfg = match ExplainConfig::from_args(&args) {
@@ -170,16 +147,18 @@ fn fail(e: &sudoku_batch::error::Error) -> ExitCode {
     ExitCode::from(e.exit_code())
 }
 
-/// Prints the summary and maps how the run ended to an exit code.
-fn finish(
-    end: RunEnd,
+/// Prints the summary of a run (or its error) and maps how it ended to an exit code.
+fn report<S: RunReport>(
+    result: Result<(S, RunEnd), sudoku_batch::error::Error>,
     input: &str,
-    text: String,
-    json: String,
     quiet: bool,
     summary_json: Option<&std::path::Path>,
-    records: u64,
 ) -> ExitCode {
+    let (summary, end) = match result {
+        Ok(r) => r,
+        Err(e) => return fail(&e),
+    };
+    let (text, json, records) = (summary.text(), summary.json(), summary.done());
     if end == RunEnd::BrokenPipe {
         return ExitCode::SUCCESS;
     }

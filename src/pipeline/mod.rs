@@ -3,7 +3,7 @@
 //! the writer thread, window pacing); [`records_run`] is the run loop of the commands that
 //! read records, which [`solve`] (with [`samurai`] for `--variant samurai`) and [`minimize`]
 //! plug into; [`generate`] runs over puzzle indices instead, with [`samurai_generate`] for
-//! samurai; [`bench`] and [`explain`] work in-process on a few puzzles; [`summary`] and
+//! samurai; [`bench`](mod@bench) and [`explain`] work in-process on a few puzzles; [`summary`] and
 //! [`progress`] report.
 
 pub mod bench;
@@ -21,6 +21,52 @@ pub mod summary;
 use std::io::Write;
 
 use engine::Diag;
+
+/// What the binary needs of a finished run's summary to report it.
+pub trait RunReport {
+    /// The short text form for stderr.
+    fn text(&self) -> String;
+    /// The JSON form (`--summary-json`).
+    fn json(&self) -> String;
+    /// Records (or puzzles) done, for the message of an interrupted run.
+    fn done(&self) -> u64;
+}
+
+impl RunReport for summary::SolveSummary {
+    fn text(&self) -> String {
+        summary::SolveSummary::text(self)
+    }
+    fn json(&self) -> String {
+        summary::SolveSummary::json(self)
+    }
+    fn done(&self) -> u64 {
+        self.stats.records
+    }
+}
+
+impl RunReport for generate::GenerateSummary {
+    fn text(&self) -> String {
+        generate::GenerateSummary::text(self)
+    }
+    fn json(&self) -> String {
+        generate::GenerateSummary::json(self)
+    }
+    fn done(&self) -> u64 {
+        self.stats.generated
+    }
+}
+
+impl RunReport for minimize::MinimizeSummary {
+    fn text(&self) -> String {
+        minimize::MinimizeSummary::text(self)
+    }
+    fn json(&self) -> String {
+        minimize::MinimizeSummary::json(self)
+    }
+    fn done(&self) -> u64 {
+        self.stats.records
+    }
+}
 
 /// How a run ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
