@@ -4,7 +4,7 @@
 //! guarded by an [`Avx2Token`] that exists only after run-time detection.
 
 use super::State;
-use super::kernel::{self, Found};
+use super::kernel::{self, Found, Params};
 use super::portable::Portable;
 
 /// Proof that the running CPU has the features [`search`] is compiled for.
@@ -28,10 +28,10 @@ fn search_avx2(
     stack: &mut [State],
     root: &State,
     fixed: &State,
-    limit: u32,
+    params: Params,
     solution: &mut State,
 ) -> Found {
-    kernel::search::<Portable>(stack, root, fixed, limit, solution)
+    kernel::search::<Portable>(stack, root, fixed, params, solution)
 }
 
 /// Runs the kernel with AVX2 code; the token proves the CPU supports it.
@@ -41,10 +41,10 @@ pub(super) fn search(
     stack: &mut [State],
     root: &State,
     fixed: &State,
-    limit: u32,
+    params: Params,
     solution: &mut State,
 ) -> Found {
     // SAFETY: the token exists only when `Avx2Token::detect` found every feature that
     // `search_avx2` enables.
-    unsafe { search_avx2(stack, root, fixed, limit, solution) }
+    unsafe { search_avx2(stack, root, fixed, params, solution) }
 }

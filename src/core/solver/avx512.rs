@@ -26,7 +26,7 @@ use std::arch::x86_64::{
 };
 
 use super::State;
-use super::kernel::{self, Found, Lanes};
+use super::kernel::{self, Found, Lanes, Params};
 
 /// Proof that the running CPU has the features [`search`] is compiled for.
 #[derive(Clone, Copy, Debug)]
@@ -377,10 +377,10 @@ fn search_avx512(
     stack: &mut [State],
     root: &State,
     fixed: &State,
-    limit: u32,
+    params: Params,
     solution: &mut State,
 ) -> Found {
-    kernel::search::<Avx512>(stack, root, fixed, limit, solution)
+    kernel::search::<Avx512>(stack, root, fixed, params, solution)
 }
 
 /// Runs the kernel with AVX-512 operations; the token proves the CPU supports them.
@@ -390,10 +390,10 @@ pub(super) fn search(
     stack: &mut [State],
     root: &State,
     fixed: &State,
-    limit: u32,
+    params: Params,
     solution: &mut State,
 ) -> Found {
     // SAFETY: the token exists only when `Avx512Token::detect` found every feature that
     // `search_avx512` enables.
-    unsafe { search_avx512(stack, root, fixed, limit, solution) }
+    unsafe { search_avx512(stack, root, fixed, params, solution) }
 }

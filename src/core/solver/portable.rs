@@ -4,7 +4,7 @@
 //! AVX-512 backend must agree with bit for bit.
 
 use super::State;
-use super::kernel::{self, Found, Lanes};
+use super::kernel::{self, Found, Lanes, Params};
 
 /// Nine digit lanes of four words (three band words and a zero pad word).
 #[derive(Clone, Copy)]
@@ -244,8 +244,8 @@ pub(super) fn search(
     stack: &mut [State],
     root: &State,
     fixed: &State,
-    limit: u32,
+    params: Params,
     solution: &mut State,
 ) -> Found {
-    kernel::search::<Portable>(stack, root, fixed, limit, solution)
+    kernel::search::<Portable>(stack, root, fixed, params, solution)
 }
