@@ -257,24 +257,22 @@ fn column_box<L: Lanes>(w: L) -> L {
 }
 
 /// True when the state (every cell with exactly one candidate) is a valid grid: each digit
-/// once in every row, column and box.
+/// once in every row, column and box. With one digit per cell, that holds when no digit
+/// has two cells in a row (then each of the nine digits fills each row once), in a column
+/// (within a band: rows 9 or 18 bits apart; across bands: the folded columns of two bands
+/// meet) or in a box (two rows of a band with an occupied triad of the same box).
 #[inline(always)]
-fn is_valid_grid<L: Lanes>(w: L) -> bool {
-    let mut s = State::ZERO;
-    w.store(&mut s);
-    (0..9).all(|d| {
-        let bands = &s.w[4 * d..4 * d + 3];
-        let mut cols = 0;
-        for &x in bands {
-            let f = (x | x >> 9 | x >> 18) & 0x1FF;
-            let rows_ok = ROW.iter().all(|&r| (x & r).count_ones() == 1);
-            if !rows_ok || f & 0o7 == 0 || f & 0o70 == 0 || f & 0o700 == 0 {
-                return false;
-            }
-            cols |= f;
-        }
-        cols == 0x1FF
-    })
+pub(super) fn is_valid_grid<L: Lanes>(w: L) -> bool {
+    if !row_singles(w).same(w) {
+        return false;
+    }
+    let o = w.or(w.shr::<1>()).or(w.shr::<2>()).and(L::splat(T_ALL));
+    let c = w.or(w.shr::<9>()).or(w.shr::<18>()).and(L::splat(0x1FF));
+    let clash = w
+        .and(w.shr::<9>().or(w.shr::<18>()))
+        .or(o.and(o.shr::<9>().or(o.shr::<18>())))
+        .or(c.and(c.next_band()));
+    clash.same(L::splat(0))
 }
 
 /// Triad capacity (tdoku's "exactly three digits per intersection" clauses): the three cells

@@ -394,6 +394,48 @@ mod tests {
         assert_eq!(out.count, 0);
     }
 
+    /// The state with one candidate per cell, `v[i]` (1..=9) at cell `i`.
+    fn assignment(v: &[u8; 81]) -> State {
+        let mut s = State::ZERO;
+        for (i, &x) in v.iter().enumerate() {
+            s.w[4 * (x as usize - 1) + i / 27] |= 1 << (i % 27);
+        }
+        s
+    }
+
+    #[test]
+    fn full_assignments_are_valid_grids_exactly_when_they_keep_the_rules() {
+        use kernel::Lanes;
+        let valid = |v: &[u8; 81]| kernel::is_valid_grid(portable::Portable::load(&assignment(v)));
+        let sol = Solver::new().solve(&Grid::EMPTY, 1).solution;
+        let good = *sol.values();
+        assert!(valid(&good));
+        // Rows and columns right, boxes wrong: row r is 1..=9 shifted by r.
+        let mut latin = [0u8; 81];
+        for (i, x) in latin.iter_mut().enumerate() {
+            *x = ((i / 9 + i % 9) % 9) as u8 + 1;
+        }
+        assert!(!valid(&latin));
+        // Swapping two cells of a row keeps the rows, breaks columns (and boxes).
+        let mut v = good;
+        v.swap(0, 8);
+        assert!(!valid(&v));
+        // Swapping two cells of a column keeps the columns, breaks rows.
+        let mut v = good;
+        v.swap(4, 76);
+        assert!(!valid(&v));
+        // Swapping two rows of a band keeps rows, columns and boxes.
+        let mut v = good;
+        for c in 0..9 {
+            v.swap(c, 9 + c);
+        }
+        assert!(valid(&v));
+        // Swapping r1c1 and r2c2 (same box, so different digits) breaks rows and columns.
+        let mut v = good;
+        v.swap(0, 10);
+        assert!(!valid(&v));
+    }
+
     #[test]
     fn conflicting_givens_have_no_solution() {
         let mut v = [0u8; 81];
