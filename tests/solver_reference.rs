@@ -336,8 +336,8 @@ fn golden_file_agrees_with_the_reference() {
 }
 
 /// Hard unique puzzles with 30 or more givens: the solver searches those in dive mode
-/// (first a value of a wide-open cell, switching to its careful branching at the first
-/// contradiction), which must not change the count or the solution. The hard samples are
+/// (first a value of a wide-open cell, switching to its careful branching after a few
+/// contradictions), which must not change the count or the solution. The hard samples are
 /// padded with cells of their solution (in a fixed scattered order) until they have 30
 /// givens; the 37-given one is from the forum's 11+ list as it is.
 #[test]

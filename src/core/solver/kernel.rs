@@ -57,6 +57,12 @@
 //! not). When every band and stack is decided, a bivalue cell (else a cell with the fewest
 //! candidates) and its smallest candidate. The asserted side continues in the current
 //! state; the other side is pushed. Each push is one *guess*.
+//!
+//! A search may start in *dive* mode ([`Params::dive`], chosen by the caller for puzzles
+//! that probably have several solutions): it then asserts a value of the first cell with
+//! the most candidates and skips the triad capacity rule, until a few contradictions show
+//! that the puzzle is not that easy; then it continues as above. The mode changes the
+//! order of the search and the guesses, never the count or a unique solution.
 
 use super::State;
 
@@ -717,11 +723,17 @@ pub(super) struct Params {
     /// Stop after this many solutions (at least 1).
     pub limit: u32,
     /// Start in dive mode: branch with [`dive_choose`] and without the triad capacity rule
-    /// until the first contradiction, then carefully ([`choose`], full propagation) for the
-    /// rest of the search. Meant for puzzles that probably have many solutions, where
-    /// guesses rarely fail and the careful choice only adds depth.
+    /// until [`DIVE_CONTRADICTIONS`] contradictions, then carefully ([`choose`], full
+    /// propagation) for the rest of the search. Meant for puzzles that probably have many
+    /// solutions, where guesses rarely fail and the careful choice only adds depth (and
+    /// costs more per node); a puzzle that keeps failing is searched carefully soon.
     pub dive: bool,
 }
+
+/// Contradictions a dive survives before the search turns careful (see [`Params::dive`]).
+/// Multi-solution puzzles meet few (Serg's benchmark: about 0.3 per puzzle); turning
+/// careful at the first one cost about 10% there.
+const DIVE_CONTRADICTIONS: u32 = 4;
 
 /// What a search found, before conversion to the public outcome.
 pub(super) struct Found {
@@ -747,9 +759,9 @@ pub(super) fn search<L: Lanes>(
     let mut count = 0u32;
     let mut guesses = 0u64;
     let limit = params.limit;
-    let mut dive = params.dive;
+    let mut dive_left = if params.dive { DIVE_CONTRADICTIONS } else { 0 };
     loop {
-        match propagate(&mut cur, !dive) {
+        match propagate(&mut cur, dive_left == 0) {
             Step::Solved => {
                 count += 1;
                 if count == 1 {
@@ -759,9 +771,13 @@ pub(super) fn search<L: Lanes>(
                     break;
                 }
             }
-            Step::Contradiction => dive = false,
+            Step::Contradiction => dive_left = dive_left.saturating_sub(1),
             Step::Open => {
-                let br = if dive { dive_choose(cur) } else { choose(cur) };
+                let br = if dive_left > 0 {
+                    dive_choose(cur)
+                } else {
+                    choose(cur)
+                };
                 let Some(slot) = stack.get_mut(sp) else {
                     // Unreachable with a stack of 81 states; give up rather than panic.
                     break;
