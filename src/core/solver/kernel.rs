@@ -1,5 +1,5 @@
 //! The search kernel, written once over the [`Lanes`] operations and compiled once per
-//! backend (portable scalar code, AVX-512).
+//! backend (portable scalar code, AVX2, AVX-512).
 //!
 //! # State layout
 //!

@@ -9,9 +9,8 @@
 //! lines; the search keeps an explicit stack of them, built once per [`Solver`], so solving
 //! allocates nothing.
 //!
-//! Three backends run the same kernel: AVX-512 intrinsics, the portable code compiled for
-//! AVX2, and the portable code for any machine; the fastest the CPU supports is chosen at
-//! run time. They give bit-identical results; see [`Backend`].
+//! Three backends run the same kernel: AVX-512 intrinsics, AVX2 intrinsics, and portable
+//! code for any machine; the fastest the CPU supports is chosen at run time. They give bit-identical results; see [`Backend`].
 //!
 //! Sources of the ideas (no code taken): the band layout is JCZSolve's (Zhouyundong and
 //! champagne, the Enjoy Sudoku players' forum; also the `sudoku` crate); propagating triads
@@ -58,8 +57,7 @@ pub enum Backend {
     /// Portable code that runs on any machine (the compiler may still vectorize it with
     /// the baseline instruction set of the target).
     Scalar,
-    /// The portable code compiled with AVX2 enabled, vectorized by the compiler (x86-64
-    /// only).
+    /// AVX2 intrinsics (x86-64 only).
     Avx2,
     /// AVX-512F intrinsics (x86-64 only).
     Avx512,

@@ -1,7 +1,6 @@
 //! The portable backend: the kernel's [`Lanes`] operations on plain arrays of the nine
 //! digits' words. It runs everywhere (the compiler vectorizes the simple loops where it
-//! can; the AVX2 backend is this code compiled with AVX2 enabled) and is the reference the
-//! AVX-512 backend must agree with bit for bit.
+//! can) and is the reference the AVX2 and AVX-512 backends must agree with bit for bit.
 
 use super::State;
 use super::kernel::{self, Found, Lanes, Params};
