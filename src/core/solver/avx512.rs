@@ -10,7 +10,7 @@
 //! Cross-band moves are in-lane dword shuffles; sums over the digits are three-input
 //! logic (`vpternlogd`) across the vectors, then two 128-bit lane swaps.
 //!
-//! This is the only module with `unsafe` code in the solver. Every intrinsic here needs
+//! This module and `avx2` hold the solver's only `unsafe` code. Every intrinsic here needs
 //! AVX-512F; the [`Avx512`] operations are reached only through [`search`], whose only
 //! caller holds an [`Avx512Token`], which exists only after run-time detection of the
 //! features that `search` enables.
@@ -26,7 +26,7 @@ use std::arch::x86_64::{
 };
 
 use super::State;
-use super::kernel::{self, Found, Lanes};
+use super::kernel::{self, Found, Lanes, Params};
 
 /// Proof that the running CPU has the features [`search`] is compiled for.
 #[derive(Clone, Copy, Debug)]
@@ -377,10 +377,10 @@ fn search_avx512(
     stack: &mut [State],
     root: &State,
     fixed: &State,
-    limit: u32,
+    params: Params,
     solution: &mut State,
 ) -> Found {
-    kernel::search::<Avx512>(stack, root, fixed, limit, solution)
+    kernel::search::<Avx512>(stack, root, fixed, params, solution)
 }
 
 /// Runs the kernel with AVX-512 operations; the token proves the CPU supports them.
@@ -390,10 +390,10 @@ pub(super) fn search(
     stack: &mut [State],
     root: &State,
     fixed: &State,
-    limit: u32,
+    params: Params,
     solution: &mut State,
 ) -> Found {
     // SAFETY: the token exists only when `Avx512Token::detect` found every feature that
     // `search_avx512` enables.
-    unsafe { search_avx512(stack, root, fixed, limit, solution) }
+    unsafe { search_avx512(stack, root, fixed, params, solution) }
 }

@@ -1,10 +1,9 @@
 //! The portable backend: the kernel's [`Lanes`] operations on plain arrays of the nine
 //! digits' words. It runs everywhere (the compiler vectorizes the simple loops where it
-//! can; the AVX2 backend is this code compiled with AVX2 enabled) and is the reference the
-//! AVX-512 backend must agree with bit for bit.
+//! can) and is the reference the AVX2 and AVX-512 backends must agree with bit for bit.
 
 use super::State;
-use super::kernel::{self, Found, Lanes};
+use super::kernel::{self, Found, Lanes, Params};
 
 /// Nine digit lanes of four words (three band words and a zero pad word).
 #[derive(Clone, Copy)]
@@ -244,8 +243,8 @@ pub(super) fn search(
     stack: &mut [State],
     root: &State,
     fixed: &State,
-    limit: u32,
+    params: Params,
     solution: &mut State,
 ) -> Found {
-    kernel::search::<Portable>(stack, root, fixed, limit, solution)
+    kernel::search::<Portable>(stack, root, fixed, params, solution)
 }
