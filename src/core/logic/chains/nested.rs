@@ -84,6 +84,17 @@ fn add_offs(run: &mut Run, removals: &[CellSet; 9], parents: &Bits, nested: u32)
     }
 }
 
+/// [`add_offs`] for one digit `d`: `elim` loses `d` because `d` is off in `parent_cells`.
+fn add_digit_offs(run: &mut Run, d: usize, elim: CellSet, parent_cells: CellSet) {
+    let mut parents = Bits::EMPTY;
+    for x in parent_cells {
+        parents.set((x.index() * 9 + d) as u16);
+    }
+    let mut removals = [CellSet::EMPTY; 9];
+    removals[d] = elim;
+    add_offs(run, &removals, &parents, NONE);
+}
+
 /// The advanced potentials of a dynamic chain at `level` whose grid is now `cur` (it
 /// started from `src`), added to `run`. Returns how many hints gave potentials (0: the
 /// chain is over), or `None` when the budget ran out.
@@ -241,13 +252,7 @@ fn locking(run: &mut Run, cur: &Cands, src: &Cands) -> usize {
                     if parent_cells.is_empty() {
                         continue;
                     }
-                    let mut parents = Bits::EMPTY;
-                    for x in parent_cells {
-                        parents.set((x.index() * 9 + d) as u16);
-                    }
-                    let mut removals = [CellSet::EMPTY; 9];
-                    removals[d] = elim;
-                    add_offs(run, &removals, &parents, NONE);
+                    add_digit_offs(run, d, elim, parent_cells);
                     used += 1;
                 }
             }
@@ -400,8 +405,8 @@ fn x_wings(run: &mut Run, cur: &Cands, src: &Cands, placed: &[u8; 9]) -> usize {
             let i1 = mask.trailing_zeros() as usize;
             let i2 = (mask & (mask - 1)).trailing_zeros() as usize;
             let bases = line(i1) | line(i2);
-            for d in 0..9 {
-                if placed[d] + 4 > 9 {
+            for (d, &n) in placed.iter().enumerate() {
+                if n + 4 > 9 {
                     continue;
                 }
                 let removed = (src.planes[d] - cur.planes[d]) & bases;
@@ -434,13 +439,7 @@ fn x_wings(run: &mut Run, cur: &Cands, src: &Cands, placed: &[u8; 9]) -> usize {
                 if parent_cells.is_empty() {
                     continue;
                 }
-                let mut parents = Bits::EMPTY;
-                for x in parent_cells {
-                    parents.set((x.index() * 9 + d) as u16);
-                }
-                let mut removals = [CellSet::EMPTY; 9];
-                removals[d] = elim;
-                add_offs(run, &removals, &parents, NONE);
+                add_digit_offs(run, d, elim, parent_cells);
                 used += 1;
             }
         }
