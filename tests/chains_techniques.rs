@@ -28,25 +28,7 @@ struct Case {
 }
 
 fn board(marks: &str) -> Board {
-    let cells: Vec<&str> = marks.split_whitespace().collect();
-    assert_eq!(cells.len(), 81);
-    let mut values = [0u8; 81];
-    let mut cands = [DigitSet::EMPTY; 81];
-    for (i, m) in cells.iter().enumerate() {
-        let digits: Vec<u8> = m
-            .bytes()
-            .filter(u8::is_ascii_digit)
-            .map(|b| b - b'0')
-            .collect();
-        if m.len() == 1 {
-            values[i] = digits[0];
-        } else {
-            for d in digits {
-                cands[i].insert(Digit::new(d));
-            }
-        }
-    }
-    Board::from_parts(&values, &cands)
+    Board::from_marks(marks).expect("81 cells of pencil marks")
 }
 
 fn solution(puzzle: &str) -> Grid {

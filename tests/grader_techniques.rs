@@ -13,21 +13,7 @@ use sudoku_batch::core::{Digit, Grid, Solver};
 /// A board from nine lines of pencil marks: a single digit is a placed value, several
 /// digits are the candidates of an empty cell.
 fn board(marks: &str) -> Board {
-    let mut values = [0u8; 81];
-    let mut cands = [DigitSet::EMPTY; 81];
-    let cells: Vec<&str> = marks.split_whitespace().collect();
-    assert_eq!(cells.len(), 81);
-    for (i, m) in cells.iter().enumerate() {
-        let digits: Vec<u8> = m.bytes().map(|b| b - b'0').collect();
-        if digits.len() == 1 {
-            values[i] = digits[0];
-        } else {
-            for d in digits {
-                cands[i].insert(Digit::new(d));
-            }
-        }
-    }
-    Board::from_parts(&values, &cands)
+    Board::from_marks(marks).expect("81 cells of pencil marks")
 }
 
 fn check(technique: Technique, puzzle: &str, marks: &str, text: &str) {

@@ -113,6 +113,36 @@ impl Board {
         b
     }
 
+    /// A board from 81 whitespace-separated cells of pencil marks, taken literally (as
+    /// [`Board::from_parts`]): a lone digit is a placed value, several digits are the
+    /// candidates of an empty cell, and `(d)` is an empty cell whose only candidate is `d`.
+    /// `None` unless there are exactly 81 cells made of digits 1-9 and parentheses.
+    pub fn from_marks(marks: &str) -> Option<Board> {
+        let mut values = [0u8; 81];
+        let mut cands = [DigitSet::EMPTY; 81];
+        let mut n = 0;
+        for m in marks.split_whitespace() {
+            if n == 81 {
+                return None;
+            }
+            match m.as_bytes() {
+                [c @ b'1'..=b'9'] => values[n] = c - b'0',
+                [_] => return None,
+                cell => {
+                    for &c in cell {
+                        match c {
+                            b'1'..=b'9' => cands[n].insert(Digit::new(c - b'0')),
+                            b'(' | b')' => {}
+                            _ => return None,
+                        }
+                    }
+                }
+            }
+            n += 1;
+        }
+        (n == 81).then(|| Board::from_parts(&values, &cands))
+    }
+
     /// A board from explicit parts: `values` (0 for empty) and the candidates of each empty
     /// cell, taken as given (no peer is cancelled). Candidates of solved cells and values
     /// above 9 are ignored. For tests and for callers that track candidates themselves.
@@ -688,25 +718,7 @@ pub(crate) mod testutil {
     /// single digit is a placed value, several digits are the candidates of an empty cell,
     /// `(d)` is an empty cell whose only candidate is `d`.
     pub(crate) fn board_from_marks(marks: &str) -> Board {
-        let cells: Vec<&str> = marks.split_whitespace().collect();
-        assert_eq!(cells.len(), 81, "81 cells of pencil marks expected");
-        let mut values = [0u8; 81];
-        let mut cands = [DigitSet::EMPTY; 81];
-        for (i, m) in cells.iter().enumerate() {
-            let digits: Vec<u8> = m
-                .bytes()
-                .filter(u8::is_ascii_digit)
-                .map(|b| b - b'0')
-                .collect();
-            if m.len() == 1 {
-                values[i] = digits[0];
-            } else {
-                for d in digits {
-                    cands[i].insert(Digit::new(d));
-                }
-            }
-        }
-        Board::from_parts(&values, &cands)
+        Board::from_marks(marks).expect("81 cells of pencil marks")
     }
 
     /// The eliminations of a step as sorted `"rXcY<>D"` strings.
@@ -790,6 +802,24 @@ mod tests {
     fn techniques_are_listed_in_rating_order() {
         for w in Technique::ALL.windows(2) {
             assert!(w[0].base_rating() <= w[1].base_rating(), "{:?}", w);
+        }
+    }
+
+    #[test]
+    fn boards_from_pencil_marks_and_what_is_refused() {
+        let mut marks = vec!["123"; 81];
+        marks[0] = "5";
+        marks[1] = "(7)";
+        let b = Board::from_marks(&marks.join(" ")).expect("81 cells");
+        assert_eq!(b.value(Cell::new(0)), Some(Digit::new(5)));
+        assert_eq!(b.value(Cell::new(1)), None);
+        assert_eq!(b.candidates(Cell::new(1)).len(), 1);
+        assert_eq!(b.candidates(Cell::new(2)).len(), 3);
+        assert!(Board::from_marks(&marks[..80].join(" ")).is_none());
+        assert!(Board::from_marks(&format!("{} 1", marks.join(" "))).is_none());
+        for bad in ["0", "x", "12a", "("] {
+            marks[5] = bad;
+            assert!(Board::from_marks(&marks.join(" ")).is_none(), "{bad}");
         }
     }
 }
