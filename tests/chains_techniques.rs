@@ -8,9 +8,7 @@
 //! Boards are written as 81 cells of pencil marks: a single digit is a placed value,
 //! several digits are the candidates of an empty cell.
 
-use sudoku_batch::core::bitboard::DigitSet;
 use sudoku_batch::core::grid::Grid;
-use sudoku_batch::core::index::Digit;
 use sudoku_batch::core::logic::chains::{self, ChainLevel, ChainScratch};
 use sudoku_batch::core::logic::{Board, Budget, Step, Technique};
 use sudoku_batch::core::solver::Solver;

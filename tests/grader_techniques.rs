@@ -5,10 +5,9 @@
 //! picks this very step, that no elimination contradicts the puzzle's solution, and that
 //! once applied, the technique does not fire again with the same removals.
 
-use sudoku_batch::core::bitboard::DigitSet;
 use sudoku_batch::core::grader::Grader;
 use sudoku_batch::core::logic::{Board, Budget, Step, Technique};
-use sudoku_batch::core::{Digit, Grid, Solver};
+use sudoku_batch::core::{Grid, Solver};
 
 /// A board from nine lines of pencil marks: a single digit is a placed value, several
 /// digits are the candidates of an empty cell.
