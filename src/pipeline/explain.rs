@@ -52,13 +52,11 @@ fn first_puzzle(text: &[u8]) -> Option<Grid> {
     Grid::parse_cells(text).ok()
 }
 
-/// Loads the puzzle named by `source`.
-fn load(source: &ExplainSource) -> Result<Grid, Error> {
+/// Reads the whole input of a puzzle given as `-` or a file, with its name for messages
+/// (`standard input` or the path); `None` for a puzzle given on the command line.
+pub(super) fn read_source(source: &ExplainSource) -> Result<Option<(Vec<u8>, String)>, Error> {
     match source {
-        ExplainSource::Inline(g) => Ok(*g),
-        ExplainSource::InlineSamurai(_) => Err(Error::Usage(
-            "a samurai puzzle needs --variant samurai".into(),
-        )),
+        ExplainSource::Inline(_) | ExplainSource::InlineSamurai(_) => Ok(None),
         ExplainSource::Stdin => {
             let mut buf = Vec::new();
             std::io::stdin()
@@ -67,16 +65,36 @@ fn load(source: &ExplainSource) -> Result<Grid, Error> {
                     path: "-".into(),
                     source: e,
                 })?;
-            first_puzzle(&buf).ok_or_else(|| Error::Usage("no puzzle on standard input".into()))
+            Ok(Some((buf, "standard input".to_string())))
         }
         ExplainSource::File(p) => {
             let buf = std::fs::read(p).map_err(|e| Error::Input {
                 path: p.clone(),
                 source: e,
             })?;
-            first_puzzle(&buf).ok_or_else(|| Error::Usage(format!("no puzzle in {}", p.display())))
+            Ok(Some((buf, p.display().to_string())))
         }
     }
+}
+
+/// Loads the puzzle named by `source`.
+fn load(source: &ExplainSource) -> Result<Grid, Error> {
+    match source {
+        ExplainSource::Inline(g) => return Ok(*g),
+        ExplainSource::InlineSamurai(_) => {
+            return Err(Error::Usage(
+                "a samurai puzzle needs --variant samurai".into(),
+            ));
+        }
+        ExplainSource::Stdin | ExplainSource::File(_) => {}
+    }
+    let (buf, name) = read_source(source)?.unwrap_or_default();
+    first_puzzle(&buf).ok_or_else(|| {
+        Error::Usage(match source {
+            ExplainSource::Stdin => "no puzzle on standard input".to_string(),
+            _ => format!("no puzzle in {name}"),
+        })
+    })
 }
 
 /// Runs `explain` and returns the text to print.

@@ -216,22 +216,8 @@ fn load(source: &ExplainSource) -> Result<SamuraiGrid, Error> {
                 "a classic puzzle was given; leave out --variant samurai".into(),
             ));
         }
-        ExplainSource::Stdin => {
-            let mut buf = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut buf)
-                .map_err(|e| Error::Input {
-                    path: "-".into(),
-                    source: e,
-                })?;
-            (buf, "standard input".to_string())
-        }
-        ExplainSource::File(p) => {
-            let buf = std::fs::read(p).map_err(|e| Error::Input {
-                path: p.clone(),
-                source: e,
-            })?;
-            (buf, p.display().to_string())
+        ExplainSource::Stdin | ExplainSource::File(_) => {
+            super::explain::read_source(source)?.unwrap_or_default()
         }
     };
     match first_record(&buf) {
