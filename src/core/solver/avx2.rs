@@ -330,11 +330,7 @@ impl Lanes for Avx2 {
             m |= u64::from(!z as u8) << (8 * i);
         }
         let m = m >> b;
-        let mut digits = 0;
-        for d in 0..9 {
-            digits |= ((m >> (4 * d)) as u32 & 1) << d;
-        }
-        digits
+        kernel::digits_from_lane_mask(m)
     }
 }
 

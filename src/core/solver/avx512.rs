@@ -363,11 +363,7 @@ impl Lanes for Avx512 {
                 | (_mm512_test_epi32_mask(self.0[1], v.0[1]) as u64) << 16
                 | (_mm512_test_epi32_mask(self.0[2], v.0[2]) as u64) << 32
         } >> b;
-        let mut digits = 0;
-        for d in 0..9 {
-            digits |= ((m >> (4 * d)) as u32 & 1) << d;
-        }
-        digits
+        kernel::digits_from_lane_mask(m)
     }
 }
 

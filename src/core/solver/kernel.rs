@@ -262,6 +262,18 @@ fn column_box<L: Lanes>(w: L) -> L {
     w.and(s.or(s.shl::<9>()).or(s.shl::<18>()))
 }
 
+/// Digit bit `d` from bit `4d` of a lane mask: the backends keep each digit in four
+/// 32-bit lanes (three band words and a pad), so a per-lane test mask has its digit `d`
+/// answer at bit `4d` (after shifting the wanted band to the bottom).
+#[inline(always)]
+pub(super) fn digits_from_lane_mask(m: u64) -> u32 {
+    let mut digits = 0;
+    for d in 0..9 {
+        digits |= ((m >> (4 * d)) as u32 & 1) << d;
+    }
+    digits
+}
+
 /// True when the state (every cell with exactly one candidate) is a valid grid: each digit
 /// once in every row, column and box. With one digit per cell, that holds when no digit
 /// has two cells in a row (then each of the nine digits fills each row once), in a column
