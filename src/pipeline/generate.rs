@@ -26,7 +26,7 @@ use crate::io::{Field, RowEncoder};
 use super::RunEnd;
 use super::engine::{Block, Engine, Pacer, Writer};
 use super::progress::Progress;
-use super::records_run::open_output;
+use super::records_run::{open_output, output_name, write_error_path};
 use super::summary::{GradeStats, LEVELS};
 
 /// Most puzzles per window (rows buffered between the workers and the writer). A [`Pacer`]
@@ -293,10 +293,7 @@ impl GenerateSummary {
         let secs = elapsed.as_secs_f64();
         let n = stats.generated as f64;
         GenerateSummary {
-            output: match &cfg.output {
-                OutputSpec::Stdout => "<stdout>".to_string(),
-                OutputSpec::File(p) => p.display().to_string(),
-            },
+            output: output_name(&cfg.output),
             seed: cfg.seed,
             first_index: lo,
             end_index: hi,
@@ -389,11 +386,7 @@ pub fn run<W: PuzzleWorker>(
     let start = Instant::now();
     let (lo, hi) = index_range(cfg);
     let sink = open_output(&cfg.output)?;
-    let out_path: std::path::PathBuf = match (sink.partial_path(), &cfg.output) {
-        (Some(p), _) => p.to_path_buf(),
-        (None, OutputSpec::File(p)) => p.clone(),
-        (None, OutputSpec::Stdout) => "<stdout>".into(),
-    };
+    let out_path = write_error_path(&sink, &cfg.output);
     let enc = RowEncoder::new(cfg.format, GENERATE_COLUMNS.to_vec());
     let mut header = Vec::new();
     if cfg.header && cfg.shard.is_none_or(|s| s.index == 0) {

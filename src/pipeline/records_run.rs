@@ -122,6 +122,16 @@ pub fn output_name(spec: &OutputSpec) -> String {
     }
 }
 
+/// The path named in write errors: the file being written (`FILE.partial` while the run
+/// goes on), or `<stdout>`.
+pub fn write_error_path(sink: &Sink, spec: &OutputSpec) -> PathBuf {
+    match (sink.partial_path(), spec) {
+        (Some(p), _) => p.to_path_buf(),
+        (None, OutputSpec::File(p)) => p.clone(),
+        (None, OutputSpec::Stdout) => "<stdout>".into(),
+    }
+}
+
 /// The error for a failed read of `spec`.
 pub fn read_error(spec: &InputSpec, e: io::Error) -> Error {
     Error::Input {
@@ -223,12 +233,7 @@ pub fn run_records<J: RecordJob>(
         Some(s) => s,
         None => open_output(run.output)?,
     };
-    // The path named in write errors: the file being written, or stdout.
-    let out_path: PathBuf = match (sink.partial_path(), run.output) {
-        (Some(p), _) => p.to_path_buf(),
-        (None, OutputSpec::File(p)) => p.clone(),
-        (None, OutputSpec::Stdout) => "<stdout>".into(),
-    };
+    let out_path = write_error_path(&sink, run.output);
     let header = if run.shard.is_none_or(|s| s.index == 0) {
         header
     } else {
