@@ -26,7 +26,9 @@ use crate::io::{Field, RowEncoder};
 use super::RunEnd;
 use super::engine::{Block, Engine, Pacer, Writer};
 use super::progress::Progress;
-use super::records_run::{open_output, output_name, write_error_path};
+use super::records_run::{
+    check_written, complete_output, open_output, output_name, write_error_path,
+};
 use super::summary::{GradeStats, LEVELS};
 
 /// Most puzzles per window (rows buffered between the workers and the writer). A [`Pacer`]
@@ -455,15 +457,9 @@ pub fn run<W: PuzzleWorker>(
     }
     progress.finish();
     let (sink, write_result) = writer.finish();
-    if let Err(e) = write_result {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            let s = GenerateSummary::new(cfg, (lo, hi), stats, start.elapsed(), 0, true);
-            return Ok((s, RunEnd::BrokenPipe));
-        }
-        return Err(Error::Output {
-            path: out_path,
-            source: e,
-        });
+    if check_written(write_result, &out_path)? {
+        let s = GenerateSummary::new(cfg, (lo, hi), stats, start.elapsed(), 0, true);
+        return Ok((s, RunEnd::BrokenPipe));
     }
     if let Some(f) = &stats.failure {
         return Err(Error::Usage(format!(
@@ -476,14 +472,7 @@ pub fn run<W: PuzzleWorker>(
             }
         )));
     }
-    if end == RunEnd::Completed
-        && let Some(sink) = sink
-    {
-        sink.finish().map_err(|e| Error::Output {
-            path: out_path.clone(),
-            source: e,
-        })?;
-    }
+    complete_output(sink, &end, &out_path)?;
     let interrupted = end != RunEnd::Completed;
     let s = GenerateSummary::new(
         cfg,

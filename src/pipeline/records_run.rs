@@ -132,6 +132,37 @@ pub fn write_error_path(sink: &Sink, spec: &OutputSpec) -> PathBuf {
     }
 }
 
+/// What the writer thread's result means for the run: `Ok(false)` written, `Ok(true)` the
+/// reader of our output went away (a quiet end), or the write error for `path`.
+pub(crate) fn check_written(result: io::Result<()>, path: &std::path::Path) -> Result<bool, Error> {
+    match result {
+        Ok(()) => Ok(false),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(true),
+        Err(e) => Err(Error::Output {
+            path: path.to_path_buf(),
+            source: e,
+        }),
+    }
+}
+
+/// Completes the output of a run that ended with `end`: only a completed run renames
+/// `FILE.partial` to `FILE`.
+pub(crate) fn complete_output(
+    sink: Option<Sink>,
+    end: &RunEnd,
+    path: &std::path::Path,
+) -> Result<(), Error> {
+    if *end == RunEnd::Completed
+        && let Some(sink) = sink
+    {
+        sink.finish().map_err(|e| Error::Output {
+            path: path.to_path_buf(),
+            source: e,
+        })?;
+    }
+    Ok(())
+}
+
 /// The error for a failed read of `spec`.
 pub fn read_error(spec: &InputSpec, e: io::Error) -> Error {
     Error::Input {
@@ -364,27 +395,14 @@ pub fn run_records<J: RecordJob>(
         return Err(e);
     }
     let threads = engine.threads();
-    if let Err(e) = write_result {
-        if e.kind() == io::ErrorKind::BrokenPipe {
-            return Ok(RunOutcome {
-                stats,
-                end: RunEnd::BrokenPipe,
-                threads,
-            });
-        }
-        return Err(Error::Output {
-            path: out_path,
-            source: e,
+    if check_written(write_result, &out_path)? {
+        return Ok(RunOutcome {
+            stats,
+            end: RunEnd::BrokenPipe,
+            threads,
         });
     }
-    if end == RunEnd::Completed
-        && let Some(sink) = sink
-    {
-        sink.finish().map_err(|e| Error::Output {
-            path: out_path,
-            source: e,
-        })?;
-    }
+    complete_output(sink, &end, &out_path)?;
     Ok(RunOutcome {
         stats,
         end,
