@@ -1,6 +1,6 @@
-//! The exact samurai solver: naked and hidden singles at every node over all five grids,
-//! copy-on-branch depth-first search on the cell with the fewest candidates, and solution
-//! counting up to a limit. Same API shape as the classic [`crate::core::Solver`].
+//! The exact samurai solver: naked and hidden singles and locked candidates at every node
+//! over all five grids, copy-on-branch depth-first search on the cell with the fewest
+//! candidates, and solution counting up to a limit. Same API shape as the classic [`crate::core::Solver`].
 //!
 //! The state keeps one bit plane per digit over the whole 21x21 layout, cut into seven
 //! *band words*: word `b` holds layout rows `3b..3b+3`, 21 bits per row. Every cell has
@@ -95,21 +95,9 @@ struct Tables {
     row_starts: [u64; W],
     /// Per word, a bit at `3 * bc` for each box column `bc` (`0..7`) that holds a box.
     boxes: [u64; W],
-    /// Pointing along a row: `row_elim[w][r * 7 + bc]` is every grid row through segment
-    /// `(r, bc)` of word `w`, minus the segment.
-    row_elim: [[u64; 21]; W],
-    /// Claiming from a row: `box_minus_row[w][r * 7 + bc]` is box `bc` of word `w` minus its
-    /// row `r`.
-    box_minus_row: [[u64; 21]; W],
-    /// Grid rows, word by word: (row in word, first box column), from `rows_start`.
-    rows: [(u8, u8); 45],
-    rows_start: [u8; W + 1],
-    /// Pointing along a column: `col_elim[w][c]` is every grid column through layout column
-    /// `c` in word `w`, minus the cells in word `w`.
-    col_elim: [[[u64; W]; 21]; W],
-    /// Claiming from a column: `box_minus_col[w][c]` is the box of word `w` holding layout
-    /// column `c`, minus that column.
-    box_minus_col: [[u64; 21]; W],
+    /// Pointing along a column: `col_lanes[w][i]` holds lane `c` when a grid column through
+    /// layout column `c` in word `w` also crosses word `i != w`.
+    col_lanes: [[u64; W]; W],
 }
 
 const fn build_tables() -> Tables {
@@ -124,12 +112,7 @@ const fn build_tables() -> Tables {
         centre: [0; W],
         row_starts: [0; W],
         boxes: [0; W],
-        row_elim: [[0; 21]; W],
-        box_minus_row: [[0; 21]; W],
-        rows: [(0, 0); 45],
-        rows_start: [0; W + 1],
-        col_elim: [[[0; W]; 21]; W],
-        box_minus_col: [[0; 21]; W],
+        col_lanes: [[0; W]; W],
     };
     let mut i = 0;
     while i < 369 {
@@ -168,11 +151,10 @@ const fn build_tables() -> Tables {
         t.peers[p][p / 64] &= !(1 << (p % 64));
         p += 1;
     }
-    // Per-word lists of rows and boxes.
+    // Per word: where its grid rows and boxes start.
     let mut nrows = 0;
     let mut w = 0;
     while w < W {
-        t.rows_start[w] = nrows as u8;
         let mut h = 0;
         while h < 131 {
             let first = super::HOUSE_CELLS[h][0] as usize;
@@ -186,39 +168,20 @@ const fn build_tables() -> Tables {
                 let bc0 = lc / 3;
                 if kind == 0 {
                     t.row_starts[w] |= 1 << (21 * r + 3 * bc0);
-                    t.rows[nrows] = (r as u8, bc0 as u8);
                     nrows += 1;
-                    let mut j = 0;
-                    while j < 3 {
-                        let seg = 7u64 << (21 * r + 3 * (bc0 + j));
-                        t.row_elim[w][r * 7 + bc0 + j] |= masks[h][w] & !seg;
-                        j += 1;
-                    }
                 } else {
                     t.boxes[w] |= 1 << (3 * bc0);
-                    let mut r = 0;
-                    while r < 3 {
-                        t.box_minus_row[w][r * 7 + bc0] =
-                            masks[h][w] & !(7u64 << (21 * r + 3 * bc0));
-                        r += 1;
-                    }
-                    let mut j = 0;
-                    while j < 3 {
-                        let c = 3 * bc0 + j;
-                        t.box_minus_col[w][c] = masks[h][w] & !(LANES3 << c);
-                        j += 1;
-                    }
                 }
             }
             if kind == 1 && w == 0 {
-                // A column spans three words; for each, the rest of the column.
+                // A column spans three words; for each, the other two.
                 let b0 = lr / 3;
                 let mut k = b0;
                 while k < b0 + 3 {
                     let mut i = 0;
                     while i < W {
-                        if i != k {
-                            t.col_elim[k][lc][i] |= masks[h][i];
+                        if i != k && masks[h][i] != 0 {
+                            t.col_lanes[k][i] |= 1 << lc;
                         }
                         i += 1;
                     }
@@ -229,7 +192,6 @@ const fn build_tables() -> Tables {
         }
         w += 1;
     }
-    t.rows_start[W] = nrows as u8;
     assert!(nrows == 45);
     let mut g = 0;
     while g < 5 {
@@ -301,6 +263,19 @@ impl State {
         true
     }
 
+    /// Puts digit index `d` at position `p`, whose only candidate it is (so no other plane
+    /// holds the cell).
+    #[inline]
+    fn place_single(&mut self, p: usize, d: usize) {
+        let (w, bit) = (p / 64, 1u64 << (p % 64));
+        let peers = &T.peers[p];
+        let plane = &mut self.planes[d];
+        for i in 0..W {
+            plane[i] &= !peers[i];
+        }
+        self.unsolved[w] &= !bit;
+    }
+
     /// Applies naked singles, hidden singles and locked candidates until nothing changes.
     /// Returns false on a contradiction (a cell with no candidate, or a digit with no place
     /// in a house).
@@ -354,16 +329,13 @@ impl State {
             for (w, &s) in singles.iter().enumerate() {
                 let mut s = s;
                 while s != 0 {
-                    let b = s.trailing_zeros() as usize;
+                    let b = s.trailing_zeros();
                     s &= s - 1;
-                    let bit = 1u64 << b;
                     // A single placed earlier in this sweep may have emptied this cell.
-                    let Some(d) = (0..9).find(|&d| self.planes[d][w] & bit != 0) else {
+                    let Some(d) = (0..9).find(|&d| self.planes[d][w] >> b & 1 != 0) else {
                         return false;
                     };
-                    if self.unsolved[w] & bit != 0 {
-                        self.place(w * 64 + b, d);
-                    }
+                    self.place_single(w * 64 + b as usize, d);
                 }
             }
         }
@@ -443,53 +415,40 @@ impl State {
                 if !locked {
                     continue;
                 }
-                // Pointing along a row: a box whose candidates lie in one of its rows.
-                let mut one = exactly_one(f0, f1, f2) & box_multi & boxes;
-                while one != 0 {
-                    let b = one.trailing_zeros() as usize;
-                    one &= one - 1;
-                    let r = if f0 >> b & 1 != 0 {
-                        0
-                    } else if f1 >> b & 1 != 0 {
-                        1
-                    } else {
-                        2
-                    };
-                    self.planes[d][w] &= !T.row_elim[w][r * 7 + b / 3];
+                // Every locked-candidate rule below is worked out for the whole word at once,
+                // with no branch per firing: most boxes and rows that qualify have nothing
+                // left to remove, and a loop over them mispredicts.
+                //
+                // Pointing along a row: a box whose candidates lie in one of its rows clears
+                // the rest of every grid row through that segment. Two such segments in one
+                // grid row leave the digit no place in one of the boxes.
+                let one = exactly_one(f0, f1, f2) & box_multi & boxes;
+                let p = (one & f0) | (one & f1) << 21 | (one & f2) << 42;
+                let (p3, p6) = (p >> 3, p >> 6);
+                let hit = (p | p3 | p6) & rows;
+                // Claiming from a row: a grid row whose candidates lie in one box clears the
+                // rest of that box. Two such rows into one box are a contradiction.
+                let one = exactly_one(a, a3, a6) & row_multi & rows;
+                let q = (one & a) | (one & a3) << 3 | (one & a6) << 6;
+                let (q0, q1, q2) = (q & BOX_COLS, (q >> 21) & BOX_COLS, q >> 42);
+                if (((p & p3) | (p & p6) | (p3 & p6)) & rows) | (q0 & q1) | (q0 & q2) | (q1 & q2)
+                    != 0
+                {
+                    return None;
                 }
-                // Claiming from a row: a grid row whose candidates lie in one box.
-                let mut one = exactly_one(a, a3, a6) & row_multi & rows;
-                while one != 0 {
-                    let b = one.trailing_zeros() as usize;
-                    one &= one - 1;
-                    let (r, bc0) = (b / 21, (b % 21) / 3);
-                    let bc = if a >> b & 1 != 0 {
-                        bc0
-                    } else if a3 >> b & 1 != 0 {
-                        bc0 + 1
-                    } else {
-                        bc0 + 2
-                    };
-                    self.planes[d][w] &= !T.box_minus_row[w][r * 7 + bc];
-                }
-                // Pointing along a column: a box whose candidates lie in one of its columns.
+                let h3 = hit | hit << 3 | hit << 6;
+                let row_elim = (h3 | h3 << 1 | h3 << 2) & !(p | p << 1 | p << 2);
+                let box_elim = ((q0 | q1 | q2) * (7 * LANES3)) & !(q | q << 1 | q << 2);
+                self.planes[d][w] &= !(row_elim | box_elim);
+                // Pointing along a column: a box whose candidates lie in one of its columns
+                // clears the rest of the grid column(s) through it, in the other words.
                 let z = (x | x >> 21 | x >> 42) & ROW21;
                 let (c0, c1, c2) = (z & BOX_COLS, (z >> 1) & BOX_COLS, (z >> 2) & BOX_COLS);
-                let mut one = exactly_one(c0, c1, c2) & box_multi & boxes;
-                while one != 0 {
-                    let b = one.trailing_zeros() as usize;
-                    one &= one - 1;
-                    let c = if c0 >> b & 1 != 0 {
-                        b
-                    } else if c1 >> b & 1 != 0 {
-                        b + 1
-                    } else {
-                        b + 2
-                    };
-                    let elim = &T.col_elim[w][c];
-                    for i in 0..W {
-                        self.planes[d][i] &= !elim[i];
-                    }
+                let one = exactly_one(c0, c1, c2) & box_multi & boxes;
+                let pc = (one & c0) | (one & c1) << 1 | (one & c2) << 2;
+                let lanes = &T.col_lanes[w];
+                for i in 0..W {
+                    self.planes[d][i] &= !((pc & lanes[i]) * LANES3);
                 }
             }
             for &(b0, lanes) in COLUMN_BLOCKS.iter() {
@@ -527,18 +486,29 @@ impl State {
                     }
                 }
                 if locked {
-                    // Claiming from a column: a grid column whose candidates lie in one box.
-                    let mut one = exactly_one(fa[0], fa[1], fa[2]) & multi & lanes;
-                    while one != 0 {
-                        let l = one.trailing_zeros() as usize;
-                        one &= one - 1;
-                        let k = (0..3).find(|&k| fa[k] >> l & 1 != 0).unwrap_or(0);
-                        self.planes[d][b0 + k] &= !T.box_minus_col[b0 + k][l];
+                    // Claiming from a column: a grid column whose candidates lie in one box
+                    // clears the rest of that box; two such columns into one box are a
+                    // contradiction.
+                    let one = exactly_one(fa[0], fa[1], fa[2]) & multi & lanes;
+                    for k in 0..3 {
+                        let cc = one & fa[k];
+                        let (l0, l1, l2) =
+                            (cc & BOX_COLS, (cc >> 1) & BOX_COLS, (cc >> 2) & BOX_COLS);
+                        if (l0 & l1) | (l0 & l2) | (l1 & l2) != 0 {
+                            return None;
+                        }
+                        let elim = ((l0 | l1 | l2) * (7 * LANES3)) & !(cc * LANES3);
+                        self.planes[d][b0 + k] &= !elim;
                     }
                 }
             }
             if placed || self.planes[d] != before {
                 changed = true;
+                // Words that came through unchanged were looked at in their current state.
+                for w in 0..W {
+                    let same = u64::from(self.planes[d][w] == before[w]).wrapping_neg();
+                    self.seen[d][w] = (before[w] & same) | (self.seen[d][w] & !same);
+                }
             } else {
                 self.seen[d] = self.planes[d];
             }
