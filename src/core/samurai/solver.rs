@@ -327,14 +327,27 @@ impl State {
                 return true;
             }
             for (w, &s) in singles.iter().enumerate() {
+                if s == 0 {
+                    continue;
+                }
+                // The digit index of a single, bit by bit: a single has one plane only.
+                let pl = |d: usize| self.planes[d][w];
+                let bit0 = pl(1) | pl(3) | pl(5) | pl(7);
+                let bit1 = pl(2) | pl(3) | pl(6) | pl(7);
+                let bit2 = pl(4) | pl(5) | pl(6) | pl(7);
+                let bit3 = pl(8);
                 let mut s = s;
                 while s != 0 {
                     let b = s.trailing_zeros();
                     s &= s - 1;
+                    let d = ((bit0 >> b & 1)
+                        | (bit1 >> b & 1) << 1
+                        | (bit2 >> b & 1) << 2
+                        | (bit3 >> b & 1) << 3) as usize;
                     // A single placed earlier in this sweep may have emptied this cell.
-                    let Some(d) = (0..9).find(|&d| self.planes[d][w] >> b & 1 != 0) else {
+                    if self.planes[d][w] >> b & 1 == 0 {
                         return false;
-                    };
+                    }
                     self.place_single(w * 64 + b as usize, d);
                 }
             }
