@@ -469,3 +469,52 @@ fn invalid_records_say_why_and_where() {
     }
     assert_eq!(cases, 15);
 }
+
+#[test]
+fn counts_agree_with_the_reference_on_puzzles_with_clues_taken_away_or_broken() {
+    use rand::{Rng, SeedableRng};
+    use sudoku_batch::core::Digit;
+    use sudoku_batch::core::samurai::SamuraiCell;
+    // Taking clues away from a unique puzzle makes many solutions (counted to the limit)
+    // and deep searches; changing one clue makes most puzzles unsolvable. Both walk the
+    // solver's contradiction paths (locked candidates included) far more than unique
+    // puzzles do.
+    let reference = Reference::new();
+    let mut solver = SamuraiSolver::new();
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(6);
+    let limit = 40;
+    let (mut multiple, mut none) = (0, 0);
+    for p in fixture_puzzles() {
+        let clues: Vec<SamuraiCell> = SamuraiCell::all()
+            .filter(|&c| p.digit(c).is_some())
+            .collect();
+        for case in 0..8 {
+            let mut q = p;
+            if case < 6 {
+                for _ in 0..1 + case {
+                    let c = clues[(rng.next_u64() % clues.len() as u64) as usize];
+                    q.set(c, None);
+                }
+            } else {
+                let c = clues[(rng.next_u64() % clues.len() as u64) as usize];
+                q.set(c, Some(Digit::new(1 + (rng.next_u64() % 9) as u8)));
+            }
+            let out = solver.solve(&q, limit);
+            let (n, first) = reference.solve(&q.to_string(), limit as usize);
+            assert_eq!(out.count as usize, n, "{q}");
+            if n > 0 {
+                assert_valid_solution(&out.solution, &q);
+            }
+            if n == 1 {
+                assert_eq!(Some(out.solution.to_string()), first, "{q}");
+            }
+            multiple += usize::from(n > 1);
+            none += usize::from(n == 0);
+        }
+    }
+    // The cases do reach both kinds.
+    assert!(
+        multiple >= 10 && none >= 4,
+        "{multiple} multiple, {none} unsolvable"
+    );
+}
