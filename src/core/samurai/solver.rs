@@ -47,6 +47,14 @@ pub struct SamuraiOutcome {
     pub guesses: u64,
 }
 
+/// Per position, whether it has at least one, two, three and four candidates.
+struct Counts {
+    one: [u64; W],
+    two: [u64; W],
+    three: [u64; W],
+    four: [u64; W],
+}
+
 /// The search state that is copied on every branch.
 #[derive(Clone, Copy)]
 struct State {
@@ -312,24 +320,25 @@ impl State {
                     one[i] |= plane[i];
                 }
             }
-            let mut any = 0u64;
+            // Words holding a single, as a bit mask.
+            let mut words = 0u32;
             let mut empty = 0u64;
             let mut singles = [0u64; W];
             for i in 0..W {
                 empty |= self.unsolved[i] & !one[i];
                 singles[i] = self.unsolved[i] & one[i] & !two[i];
-                any |= singles[i];
+                words |= u32::from(singles[i] != 0) << i;
             }
             if empty != 0 {
                 return false;
             }
-            if any == 0 {
+            if words == 0 {
                 return true;
             }
-            for (w, &s) in singles.iter().enumerate() {
-                if s == 0 {
-                    continue;
-                }
+            while words != 0 {
+                let w = words.trailing_zeros() as usize;
+                words &= words - 1;
+                let s = singles[w];
                 // The digit index of a single, bit by bit: a single has one plane only.
                 let pl = |d: usize| self.planes[d][w];
                 let bit0 = pl(1) | pl(3) | pl(5) | pl(7);
@@ -529,24 +538,34 @@ impl State {
         Some(changed)
     }
 
-    /// Among the unsolved positions in `mask`, the one with the fewest candidates (the first
-    /// such in position order), and its candidates as a digit mask; `None` if `mask` holds no
-    /// unsolved position.
-    fn branch_in(&self, mask: &[u64; W]) -> Option<(usize, u16)> {
+    /// Candidate counts of every position, for [`State::branch_in`].
+    fn counts(&self) -> Counts {
         // Saturating counters: cells with exactly two or three candidates are found without a
         // scan.
-        let mut one = [0u64; W];
-        let mut two = [0u64; W];
-        let mut three = [0u64; W];
-        let mut four = [0u64; W];
+        let mut c = Counts {
+            one: [0; W],
+            two: [0; W],
+            three: [0; W],
+            four: [0; W],
+        };
         for plane in &self.planes {
             for i in 0..W {
-                four[i] |= three[i] & plane[i];
-                three[i] |= two[i] & plane[i];
-                two[i] |= one[i] & plane[i];
-                one[i] |= plane[i];
+                c.four[i] |= c.three[i] & plane[i];
+                c.three[i] |= c.two[i] & plane[i];
+                c.two[i] |= c.one[i] & plane[i];
+                c.one[i] |= plane[i];
             }
         }
+        c
+    }
+
+    /// Among the unsolved positions in `mask`, the one with the fewest candidates (the first
+    /// such in position order), and its candidates as a digit mask; `None` if `mask` holds no
+    /// unsolved position. `counts` are this state's [`State::counts`].
+    fn branch_in(&self, counts: &Counts, mask: &[u64; W]) -> Option<(usize, u16)> {
+        let Counts {
+            two, three, four, ..
+        } = counts;
         let pick = |p: usize| -> u16 {
             let (w, bit) = (p / 64, 1u64 << (p % 64));
             let mut m = 0u16;
@@ -744,7 +763,8 @@ impl SamuraiSolver {
         // Branch on a shared cell with the fewest candidates; among those, one next to the
         // corner grid with the fewest open cells, whose split-off is nearest.
         let mut choice = None;
-        if let Some((_, m)) = state.branch_in(&T.shared) {
+        let counts = state.counts();
+        if let Some((_, m)) = state.branch_in(&counts, &T.shared) {
             let want = m.count_ones();
             let mut best = u32::MAX;
             for k in [0usize, 1, 3, 4] {
@@ -757,7 +777,7 @@ impl SamuraiSolver {
                 if left >= best {
                     continue;
                 }
-                if let Some((p2, m2)) = state.branch_in(&T.boundary[k])
+                if let Some((p2, m2)) = state.branch_in(&counts, &T.boundary[k])
                     && m2.count_ones() == want
                 {
                     best = left;
@@ -765,7 +785,7 @@ impl SamuraiSolver {
                 }
             }
         }
-        let Some((p, mut digits)) = choice.or_else(|| state.branch_in(&T.all)) else {
+        let Some((p, mut digits)) = choice.or_else(|| state.branch_in(&counts, &T.all)) else {
             return;
         };
         while digits != 0 {
@@ -793,7 +813,7 @@ impl SamuraiSolver {
         if !state.propagate_with(false) {
             return;
         }
-        let Some((p, mut digits)) = state.branch_in(&T.interior[g]) else {
+        let Some((p, mut digits)) = state.branch_in(&state.counts(), &T.interior[g]) else {
             if self.sub_count == 0 {
                 self.sub_first = state;
             }
@@ -825,10 +845,11 @@ impl SamuraiSolver {
         if state.is_solved() {
             return Some(state);
         }
+        let counts = state.counts();
         let (p, mut digits) = state
-            .branch_in(&T.shared)
-            .or_else(|| state.branch_in(&T.centre))
-            .or_else(|| state.branch_in(&T.all))?;
+            .branch_in(&counts, &T.shared)
+            .or_else(|| state.branch_in(&counts, &T.centre))
+            .or_else(|| state.branch_in(&counts, &T.all))?;
         while digits != 0 {
             // Pick one of the remaining candidates uniformly.
             let k = below(rng, digits.count_ones());
