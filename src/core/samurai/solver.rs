@@ -524,16 +524,15 @@ impl State {
                     }
                 }
             }
-            if placed || self.planes[d] != before {
-                changed = true;
-                // Words that came through unchanged were looked at in their current state.
-                for w in 0..W {
-                    let same = u64::from(self.planes[d][w] == before[w]).wrapping_neg();
-                    self.seen[d][w] = (before[w] & same) | (self.seen[d][w] & !same);
-                }
-            } else {
-                self.seen[d] = self.planes[d];
+            // Words that came through unchanged were looked at in their current state.
+            let mut diff = 0u64;
+            for w in 0..W {
+                let x = self.planes[d][w] ^ before[w];
+                diff |= x;
+                let same = u64::from(x == 0).wrapping_neg();
+                self.seen[d][w] = (before[w] & same) | (self.seen[d][w] & !same);
             }
+            changed |= placed || diff != 0;
         }
         Some(changed)
     }
