@@ -198,13 +198,27 @@ fn trim_end(mut line: &[u8]) -> &[u8] {
 }
 
 #[inline]
-fn cell_value(b: u8) -> Option<u8> {
+const fn cell_value(b: u8) -> Option<u8> {
     match b {
         b'1'..=b'9' => Some(b - b'0'),
         _ if is_blank(b) => Some(0),
         _ => None,
     }
 }
+
+/// [`cell_value`] of every byte, with [`NOT_A_CELL`] for `None`.
+const CELL_VALUE: [u8; 256] = {
+    let mut t = [NOT_A_CELL; 256];
+    let mut b = 0;
+    while b < 256 {
+        if let Some(v) = cell_value(b as u8) {
+            t[b] = v;
+        }
+        b += 1;
+    }
+    t
+};
+const NOT_A_CELL: u8 = 0x80;
 
 /// Reads exactly `n` cells at the start of `line` into `out`, then requires the end, a tail
 /// separator, or (with `allow_tail` false) only trailing whitespace. Returns the offset where
@@ -221,7 +235,18 @@ fn read_cells(
         col,
         kind,
     };
-    for (i, o) in out.iter_mut().enumerate() {
+    // Fast path without a branch per cell; any byte that is not a cell sends the line to
+    // the loop below, which says what is wrong and where.
+    let fast_ok = line.len() >= n && {
+        let mut bad = 0u8;
+        for (o, &b) in out.iter_mut().zip(line) {
+            let v = CELL_VALUE[b as usize];
+            bad |= v;
+            *o = v;
+        }
+        bad & NOT_A_CELL == 0
+    };
+    for (i, o) in out.iter_mut().enumerate().skip(if fast_ok { n } else { 0 }) {
         let Some(&b) = line.get(i) else {
             return Err(err(
                 i + 1,
