@@ -43,13 +43,10 @@ pub enum Command {
     Man,
 }
 
-/// Options of `solve`.
+/// The options of every command that writes rows (`solve`, `generate`, `minimize`): where
+/// the rows go and in what form, on how many threads, and what is said about the run.
 #[derive(Debug, Args)]
-pub struct SolveArgs {
-    /// Input file, or `-` for standard input.
-    #[arg(value_name = "INPUT")]
-    pub input: PathBuf,
-
+pub struct RunArgs {
     /// Output file (`-` or absent: standard output). Rows go to FILE.partial, renamed to
     /// FILE when the run completes.
     #[arg(short, long, value_name = "FILE")]
@@ -59,10 +56,6 @@ pub struct SolveArgs {
     #[arg(short = 'j', long = "threads", value_name = "N", default_value_t = 0)]
     pub threads: usize,
 
-    /// Count solutions up to N (2 means "two or more"; 1 stops at the first solution).
-    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
-    pub limit: u32,
-
     /// Output format.
     #[arg(long, value_enum, default_value_t = FormatArg::Csv)]
     pub format: FormatArg,
@@ -70,6 +63,30 @@ pub struct SolveArgs {
     /// Leave out the header line (for streaming and for concatenating shards).
     #[arg(long)]
     pub no_header: bool,
+
+    /// No progress bar and no summary on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+
+    /// Write the end-of-run summary as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub summary_json: Option<PathBuf>,
+}
+
+/// Options of `solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// Input file, or `-` for standard input.
+    #[arg(value_name = "INPUT")]
+    pub input: PathBuf,
+
+    /// Output, threads and reporting.
+    #[command(flatten)]
+    pub run: RunArgs,
+
+    /// Count solutions up to N (2 means "two or more"; 1 stops at the first solution).
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
+    pub limit: u32,
 
     /// How records are laid out in the input.
     #[arg(long, value_enum, default_value_t = InputFormatArg::Auto)]
@@ -85,14 +102,6 @@ pub struct SolveArgs {
     /// column: `ok`, `mismatch`, or empty when there is nothing to compare.
     #[arg(long)]
     pub check: bool,
-
-    /// No progress bar and no summary on stderr.
-    #[arg(short, long)]
-    pub quiet: bool,
-
-    /// Write the end-of-run summary as JSON to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub summary_json: Option<PathBuf>,
 
     /// For curated collections: stop at the first record that is invalid or not uniquely
     /// solvable, with exit code 1 and its location (rows up to it stay in FILE.partial).
@@ -240,23 +249,6 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "UNITS", default_value_t = crate::core::grader::DEFAULT_BUDGET)]
     pub grade_budget: u64,
 
-    /// Output file (`-` or absent: standard output). Rows go to FILE.partial, renamed to
-    /// FILE when the run completes.
-    #[arg(short, long, value_name = "FILE")]
-    pub output: Option<PathBuf>,
-
-    /// Worker threads (0 or absent: all cores, or RAYON_NUM_THREADS when set).
-    #[arg(short = 'j', long = "threads", value_name = "N", default_value_t = 0)]
-    pub threads: usize,
-
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = FormatArg::Csv)]
-    pub format: FormatArg,
-
-    /// Leave out the header line.
-    #[arg(long)]
-    pub no_header: bool,
-
     /// Puzzle variant. `samurai`: five overlapping 9x9 grids, written as 405-cell lines
     /// (the form `solve --variant samurai` reads), rated by the samurai grader; takes
     /// --symmetry (of the 21x21 layout), --level/--er (by rejection, with --max-attempts)
@@ -270,13 +262,9 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     pub shard: Option<Shard>,
 
-    /// No progress bar and no summary on stderr.
-    #[arg(short, long)]
-    pub quiet: bool,
-
-    /// Write the end-of-run summary as JSON to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub summary_json: Option<PathBuf>,
+    /// Output, threads and reporting.
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
 /// Options of `minimize`.
@@ -286,34 +274,13 @@ pub struct MinimizeArgs {
     #[arg(value_name = "INPUT")]
     pub input: PathBuf,
 
-    /// Output file (`-` or absent: standard output). Rows go to FILE.partial, renamed to
-    /// FILE when the run completes.
-    #[arg(short, long, value_name = "FILE")]
-    pub output: Option<PathBuf>,
-
-    /// Worker threads (0 or absent: all cores, or RAYON_NUM_THREADS when set).
-    #[arg(short = 'j', long = "threads", value_name = "N", default_value_t = 0)]
-    pub threads: usize,
-
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = FormatArg::Csv)]
-    pub format: FormatArg,
-
-    /// Leave out the header line.
-    #[arg(long)]
-    pub no_header: bool,
+    /// Output, threads and reporting.
+    #[command(flatten)]
+    pub run: RunArgs,
 
     /// How records are laid out in the input.
     #[arg(long, value_enum, default_value_t = InputFormatArg::Auto)]
     pub input_format: InputFormatArg,
-
-    /// No progress bar and no summary on stderr.
-    #[arg(short, long)]
-    pub quiet: bool,
-
-    /// Write the end-of-run summary as JSON to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub summary_json: Option<PathBuf>,
 }
 
 /// `--level` values.
@@ -503,10 +470,13 @@ mod tests {
     fn solve_defaults() {
         let s = solve(&["in.txt"]);
         assert_eq!(s.input, PathBuf::from("in.txt"));
-        assert_eq!((s.threads, s.limit, s.format), (0, 2, FormatArg::Csv));
+        assert_eq!(
+            (s.run.threads, s.limit, s.run.format),
+            (0, 2, FormatArg::Csv)
+        );
         assert_eq!(s.input_format, InputFormatArg::Auto);
-        assert!(!s.no_header && !s.check && !s.quiet);
-        assert!(s.output.is_none() && s.summary_json.is_none());
+        assert!(!s.run.no_header && !s.check && !s.run.quiet);
+        assert!(s.run.output.is_none() && s.run.summary_json.is_none());
         assert!(!s.no_grade);
         assert_eq!(s.grade_budget, crate::core::grader::DEFAULT_BUDGET);
     }
@@ -573,13 +543,19 @@ mod tests {
             "s.json",
         ]);
         assert_eq!(s.input, PathBuf::from("-"));
-        assert_eq!(s.output, Some(PathBuf::from("out.csv")));
-        assert_eq!((s.threads, s.limit, s.format), (3, 1, FormatArg::Jsonl));
+        assert_eq!(s.run.output, Some(PathBuf::from("out.csv")));
+        assert_eq!(
+            (s.run.threads, s.limit, s.run.format),
+            (3, 1, FormatArg::Jsonl)
+        );
         assert_eq!(s.input_format, InputFormatArg::Grid);
-        assert!(s.no_header && s.check && s.quiet);
-        assert_eq!(s.summary_json, Some(PathBuf::from("s.json")));
-        assert_eq!(solve(&["x", "--threads", "2", "--output", "o"]).threads, 2);
-        assert_eq!(solve(&["x", "--format", "tsv"]).format, FormatArg::Tsv);
+        assert!(s.run.no_header && s.check && s.run.quiet);
+        assert_eq!(s.run.summary_json, Some(PathBuf::from("s.json")));
+        assert_eq!(
+            solve(&["x", "--threads", "2", "--output", "o"]).run.threads,
+            2
+        );
+        assert_eq!(solve(&["x", "--format", "tsv"]).run.format, FormatArg::Tsv);
         assert_eq!(
             solve(&["x", "--input-format", "csv"]).input_format,
             InputFormatArg::Csv
@@ -682,15 +658,15 @@ mod tests {
     fn generate_defaults() {
         let g = generate(&[]);
         assert_eq!(
-            (g.count, g.seed, g.threads, g.format),
+            (g.count, g.seed, g.run.threads, g.run.format),
             (1, None, 0, FormatArg::Csv)
         );
         assert_eq!(g.symmetry, SymmetryArg::None);
-        assert!(!g.no_grade && !g.minimal && !g.no_header && !g.quiet && !g.blind);
+        assert!(!g.no_grade && !g.minimal && !g.run.no_header && !g.run.quiet && !g.blind);
         assert!(g.level.is_none() && g.er.is_none() && g.clues.is_none());
         assert_eq!(g.max_attempts, 200_000);
         assert_eq!(g.grade_budget, crate::core::grader::DEFAULT_BUDGET);
-        assert!(g.output.is_none() && g.shard.is_none() && g.summary_json.is_none());
+        assert!(g.run.output.is_none() && g.shard.is_none() && g.run.summary_json.is_none());
         assert_eq!(g.variant, VariantArg::Classic);
         assert_eq!(
             generate(&["--variant", "samurai"]).variant,
@@ -729,16 +705,16 @@ mod tests {
             "--summary-json",
             "s.json",
         ]);
-        assert_eq!((g.count, g.seed, g.threads), (50, Some(7), 2));
+        assert_eq!((g.count, g.seed, g.run.threads), (50, Some(7), 2));
         assert_eq!(g.level, Some(LevelArg::Diabolical));
         assert_eq!(g.symmetry, SymmetryArg::Rot90);
         assert_eq!(g.clues, Some((22, 26)));
-        assert!(g.minimal && g.no_header && g.quiet);
+        assert!(g.minimal && g.run.no_header && g.run.quiet);
         assert_eq!((g.max_attempts, g.grade_budget), (99, 5000));
-        assert_eq!(g.output, Some(PathBuf::from("out.csv")));
-        assert_eq!(g.format, FormatArg::Jsonl);
+        assert_eq!(g.run.output, Some(PathBuf::from("out.csv")));
+        assert_eq!(g.run.format, FormatArg::Jsonl);
         assert_eq!(g.shard, Some(Shard { index: 1, count: 3 }));
-        assert_eq!(g.summary_json, Some(PathBuf::from("s.json")));
+        assert_eq!(g.run.summary_json, Some(PathBuf::from("s.json")));
         let g = generate(&[
             "--count",
             "3",
@@ -807,11 +783,11 @@ mod tests {
             panic!("not minimize")
         };
         assert_eq!(m.input, PathBuf::from("in.txt"));
-        assert_eq!(m.output, Some(PathBuf::from("out.tsv")));
-        assert_eq!((m.threads, m.format), (2, FormatArg::Tsv));
+        assert_eq!(m.run.output, Some(PathBuf::from("out.tsv")));
+        assert_eq!((m.run.threads, m.run.format), (2, FormatArg::Tsv));
         assert_eq!(m.input_format, InputFormatArg::Line);
-        assert!(m.no_header && m.quiet);
-        assert_eq!(m.summary_json, Some(PathBuf::from("s.json")));
+        assert!(m.run.no_header && m.run.quiet);
+        assert_eq!(m.run.summary_json, Some(PathBuf::from("s.json")));
         assert!(Cli::try_parse_from(["sudoku-batch", "minimize"]).is_err());
     }
 }

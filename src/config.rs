@@ -101,28 +101,7 @@ fn is_dash(p: &Path) -> bool {
 impl SolveConfig {
     /// Builds and checks the settings.
     pub fn from_args(a: &SolveArgs) -> Result<SolveConfig, Error> {
-        let input = if is_dash(&a.input) {
-            InputSpec::Stdin
-        } else {
-            InputSpec::File(a.input.clone())
-        };
-        let output = match &a.output {
-            None => OutputSpec::Stdout,
-            Some(p) if is_dash(p) => OutputSpec::Stdout,
-            Some(p) => OutputSpec::File(p.clone()),
-        };
-        if let (InputSpec::File(i), OutputSpec::File(o)) = (&input, &output) {
-            let same = match (i.canonicalize(), o.canonicalize()) {
-                (Ok(a), Ok(b)) => a == b,
-                _ => i == o,
-            };
-            if same {
-                return Err(Error::Usage(format!(
-                    "output {} is the input file; choose another output",
-                    o.display()
-                )));
-            }
-        }
+        let (input, output) = input_and_output(&a.input, &a.run.output)?;
         if a.shard.is_some() && input == InputSpec::Stdin {
             return Err(Error::Usage(
                 "--shard splits a file by byte ranges; it needs a file input, not stdin".into(),
@@ -144,24 +123,18 @@ impl SolveConfig {
         Ok(SolveConfig {
             input,
             output,
-            threads: a.threads,
+            threads: a.run.threads,
             limit: a.limit.max(1),
-            format: match a.format {
-                FormatArg::Csv => OutputFormat::Csv,
-                FormatArg::Tsv => OutputFormat::Tsv,
-                FormatArg::Jsonl => OutputFormat::Jsonl,
-            },
-            header: !a.no_header,
-            input_format: match a.input_format {
-                _ if samurai => InputFormat::Samurai,
-                InputFormatArg::Auto => InputFormat::Auto,
-                InputFormatArg::Line => InputFormat::Line,
-                InputFormatArg::Csv => InputFormat::Csv,
-                InputFormatArg::Grid => InputFormat::Grid,
+            format: output_format(a.run.format),
+            header: !a.run.no_header,
+            input_format: if samurai {
+                InputFormat::Samurai
+            } else {
+                input_format(a.input_format)
             },
             check: a.check,
-            quiet: a.quiet,
-            summary_json: a.summary_json.clone(),
+            quiet: a.run.quiet,
+            summary_json: a.run.summary_json.clone(),
             shard: a.shard,
             strict: a.strict,
             max_messages: crate::pipeline::MAX_DIAGS,
@@ -268,6 +241,42 @@ impl BenchConfig {
             samurai: a.variant == VariantArg::Samurai,
             grade_budget: a.grade.then_some(a.grade_budget),
         })
+    }
+}
+
+/// The input (`-`: stdin) and output (`-` or none: stdout) of a record run; a usage error
+/// when the output is the input file.
+fn input_and_output(
+    input: &Path,
+    output: &Option<PathBuf>,
+) -> Result<(InputSpec, OutputSpec), Error> {
+    let input = if is_dash(input) {
+        InputSpec::Stdin
+    } else {
+        InputSpec::File(input.to_path_buf())
+    };
+    let output = output_spec(output);
+    if let (InputSpec::File(i), OutputSpec::File(o)) = (&input, &output) {
+        let same = match (i.canonicalize(), o.canonicalize()) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => i == o,
+        };
+        if same {
+            return Err(Error::Usage(format!(
+                "output {} is the input file; choose another output",
+                o.display()
+            )));
+        }
+    }
+    Ok((input, output))
+}
+
+fn input_format(f: InputFormatArg) -> InputFormat {
+    match f {
+        InputFormatArg::Auto => InputFormat::Auto,
+        InputFormatArg::Line => InputFormat::Line,
+        InputFormatArg::Csv => InputFormat::Csv,
+        InputFormatArg::Grid => InputFormat::Grid,
     }
 }
 
@@ -384,13 +393,13 @@ impl GenerateConfig {
                 max_attempts: a.max_attempts,
                 steer: !a.blind,
             },
-            output: output_spec(&a.output),
-            threads: a.threads,
-            format: output_format(a.format),
-            header: !a.no_header,
+            output: output_spec(&a.run.output),
+            threads: a.run.threads,
+            format: output_format(a.run.format),
+            header: !a.run.no_header,
             shard: a.shard,
-            quiet: a.quiet,
-            summary_json: a.summary_json.clone(),
+            quiet: a.run.quiet,
+            summary_json: a.run.summary_json.clone(),
             samurai,
         })
     }
@@ -463,38 +472,16 @@ pub struct MinimizeConfig {
 impl MinimizeConfig {
     /// Builds and checks the settings.
     pub fn from_args(a: &MinimizeArgs) -> Result<MinimizeConfig, Error> {
-        let input = if is_dash(&a.input) {
-            InputSpec::Stdin
-        } else {
-            InputSpec::File(a.input.clone())
-        };
-        let output = output_spec(&a.output);
-        if let (InputSpec::File(i), OutputSpec::File(o)) = (&input, &output) {
-            let same = match (i.canonicalize(), o.canonicalize()) {
-                (Ok(a), Ok(b)) => a == b,
-                _ => i == o,
-            };
-            if same {
-                return Err(Error::Usage(format!(
-                    "output {} is the input file; choose another output",
-                    o.display()
-                )));
-            }
-        }
+        let (input, output) = input_and_output(&a.input, &a.run.output)?;
         Ok(MinimizeConfig {
             input,
             output,
-            threads: a.threads,
-            format: output_format(a.format),
-            header: !a.no_header,
-            input_format: match a.input_format {
-                InputFormatArg::Auto => InputFormat::Auto,
-                InputFormatArg::Line => InputFormat::Line,
-                InputFormatArg::Csv => InputFormat::Csv,
-                InputFormatArg::Grid => InputFormat::Grid,
-            },
-            quiet: a.quiet,
-            summary_json: a.summary_json.clone(),
+            threads: a.run.threads,
+            format: output_format(a.run.format),
+            header: !a.run.no_header,
+            input_format: input_format(a.input_format),
+            quiet: a.run.quiet,
+            summary_json: a.run.summary_json.clone(),
         })
     }
 }
