@@ -129,6 +129,34 @@ fn trim_cr(line: &[u8]) -> &[u8] {
     line.strip_suffix(b"\r").unwrap_or(line)
 }
 
+/// The line that starts at `pos` (line `line_no`): where its text starts (after a
+/// byte-order mark on line 1), where the line ends (its `\n` or the buffer's end), and its
+/// text without a trailing CR. `None` when the line runs to the end of a buffer that is not
+/// the last, as it may go on in the next one.
+#[inline]
+fn line_at(buf: &[u8], pos: usize, line_no: u64, is_last: bool) -> Option<(usize, usize, &[u8])> {
+    let end = line_end(buf, pos);
+    if end == buf.len() && !is_last {
+        return None;
+    }
+    let start = if line_no == 1 {
+        pos + bom_len(&buf[pos..end])
+    } else {
+        pos
+    };
+    Some((start, end, trim_cr(&buf[start..end])))
+}
+
+/// The row of a record longer than [`MAX_RECORD`] at line `line_no`, byte `offset`.
+fn too_long(line_no: u64, offset: usize) -> RawRecord {
+    RawRecord {
+        line: line_no,
+        offset,
+        fault: Some((line_no, 1, TOO_LONG)),
+        ..RawRecord::default()
+    }
+}
+
 /// Finds the next `\n` at or after `from`, returning its index or `buf.len()`.
 #[inline]
 fn line_end(buf: &[u8], from: usize) -> usize {
@@ -396,22 +424,11 @@ impl Splitter {
         let mut pos = from;
         let mut line_no = first_line;
         while pos < buf.len() && self.raw.len() < max_records {
-            let end = line_end(buf, pos);
-            if end == buf.len() && !is_last {
+            let Some((start, end, line)) = line_at(buf, pos, line_no, is_last) else {
                 break;
-            }
-            let mut start = pos;
-            if line_no == 1 {
-                start += bom_len(&buf[pos..end]);
-            }
-            let line = trim_cr(&buf[start..end]);
+            };
             if line.len() > MAX_RECORD {
-                self.raw.push(RawRecord {
-                    line: line_no,
-                    offset: pos,
-                    fault: Some((line_no, 1, TOO_LONG)),
-                    ..RawRecord::default()
-                });
+                self.raw.push(too_long(line_no, pos));
             } else if !is_skippable(line) {
                 self.raw.push(RawRecord {
                     line: line_no,
@@ -456,15 +473,10 @@ impl Splitter {
                     };
                     break 'records;
                 }
-                let end = line_end(buf, pos);
-                if end == buf.len() && !is_last {
+                let Some((s, end, line)) = line_at(buf, pos, line_no, is_last) else {
                     break 'records;
-                }
-                start = pos;
-                if line_no == 1 {
-                    start += bom_len(&buf[pos..end]);
-                }
-                let line = trim_cr(&buf[start..end]);
+                };
+                start = s;
                 if is_skippable(line) || block_row_cells(line) == Some(0) {
                     pos = (end + 1).min(buf.len());
                     line_no += 1;
@@ -570,22 +582,11 @@ impl Splitter {
             lines: 0,
         };
         'records: while pos < buf.len() && self.raw.len() < max_records {
-            let end = line_end(buf, pos);
-            if end == buf.len() && !is_last {
+            let Some((start, end, first)) = line_at(buf, pos, line_no, is_last) else {
                 break;
-            }
-            let mut start = pos;
-            if line_no == 1 {
-                start += bom_len(&buf[pos..end]);
-            }
-            let first = trim_cr(&buf[start..end]);
+            };
             if first.len() > MAX_RECORD {
-                self.raw.push(RawRecord {
-                    line: line_no,
-                    offset: pos,
-                    fault: Some((line_no, 1, TOO_LONG)),
-                    ..RawRecord::default()
-                });
+                self.raw.push(too_long(line_no, pos));
             }
             if is_skippable(first) || first.len() > MAX_RECORD {
                 pos = (end + 1).min(buf.len());
@@ -662,12 +663,7 @@ impl Splitter {
             if rec_end - pos > MAX_RECORD {
                 // An unterminated quote or a monster field: report it, and go on at the next
                 // line break rather than copying megabytes.
-                self.raw.push(RawRecord {
-                    line: line_no,
-                    offset: pos,
-                    fault: Some((line_no, 1, TOO_LONG)),
-                    ..RawRecord::default()
-                });
+                self.raw.push(too_long(line_no, pos));
                 let next = line_end(buf, pos);
                 pos = (next + 1).min(buf.len());
                 line_no += 1;
