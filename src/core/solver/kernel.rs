@@ -218,12 +218,12 @@ fn rows_up2<L: Lanes>(x: L) -> L {
     x.shr::<18>().or(x.shl::<9>().and(L::splat(ALL)))
 }
 
-/// Box/line triads within each band: keeps only the triads that lie in some permutation
-/// of the band's rows-by-boxes triad matrix.
+/// The occupied triads of each band word, `o` (a bit at each triad's first cell), and the
+/// same shifted along the boxes: in `a`, triad (r, k) holds what (r, k + 1) holds in `o`;
+/// in `b`, what (r, k + 2) holds.
 #[inline(always)]
-fn box_line<L: Lanes>(w: L) -> L {
+fn triads<L: Lanes>(w: L) -> (L, L, L) {
     let o = w.or(w.shr::<1>()).or(w.shr::<2>()).and(L::splat(T_ALL));
-    // a: triad (r, k) takes (r, k + 1); b: takes (r, k + 2).
     let a = o
         .shr::<3>()
         .and(L::splat(T_01))
@@ -232,6 +232,14 @@ fn box_line<L: Lanes>(w: L) -> L {
         .shl::<3>()
         .and(L::splat(T_12))
         .or(o.shr::<6>().and(L::splat(T_0)));
+    (o, a, b)
+}
+
+/// Box/line triads within each band: keeps only the triads that lie in some permutation
+/// of the band's rows-by-boxes triad matrix.
+#[inline(always)]
+fn box_line<L: Lanes>(w: L) -> L {
+    let (o, a, b) = triads(w);
     // (r, k) survives when (r+1, k+1) & (r+2, k+2) or (r+1, k+2) & (r+2, k+1).
     let m = rows_up1(a)
         .and(rows_up2(b))
@@ -457,15 +465,7 @@ const CONFIGS: [u32; 6] = {
 /// triad matrix is still open.
 #[inline(always)]
 fn band_configs<L: Lanes>(w: L) -> L {
-    let o = w.or(w.shr::<1>()).or(w.shr::<2>()).and(L::splat(T_ALL));
-    let a = o
-        .shr::<3>()
-        .and(L::splat(T_01))
-        .or(o.shl::<6>().and(L::splat(T_2)));
-    let b = o
-        .shl::<3>()
-        .and(L::splat(T_12))
-        .or(o.shr::<6>().and(L::splat(T_0)));
+    let (o, a, b) = triads(w);
     let (diag, anti) = (L::splat(DIAG), L::splat(ANTI));
     let mut m = L::splat(0);
     for (p, (u, mask)) in [
