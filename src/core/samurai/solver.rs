@@ -1,6 +1,7 @@
 //! The exact samurai solver: naked and hidden singles and locked candidates at every node
 //! over all five grids, copy-on-branch depth-first search on the cell with the fewest
-//! candidates, and solution counting up to a limit. Same API shape as the classic [`crate::core::Solver`].
+//! candidates, and solution counting up to a limit. Same API shape as the classic
+//! [`crate::core::Solver`].
 //!
 //! The state keeps one bit plane per digit over the whole 21x21 layout, cut into seven
 //! *band words*: word `b` holds layout rows `3b..3b+3`, 21 bits per row. Every cell has
@@ -18,7 +19,13 @@
 //!
 //! Gap positions (outside the five grids) are never set. As in the classic solver, a plane
 //! keeps the cells already solved with its digit, so the solution is read off the planes.
-//! Branching copies the whole state (1568 bytes); nothing is allocated.
+//! Branching copies the whole state (1064 bytes); nothing is allocated.
+//!
+//! Locked candidates (pointing and claiming, along rows and columns) are worked out for a
+//! whole band word with shifts and masks, with no branch per box or row: in a typical
+//! search most boxes and rows that qualify have nothing left to remove, and a loop over
+//! them spent its time on mispredicted branches (this made the solver about 1.4 times as
+//! fast on generated puzzles).
 
 // Index loops over parallel band-word arrays read better than zipped iterators here.
 #![allow(clippy::needless_range_loop)]
