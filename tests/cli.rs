@@ -12,25 +12,7 @@ use common::*;
 
 /// Checks every row's status against an independent look at its solution.
 fn check_rows(rows: &[Vec<String>]) {
-    assert_eq!(
-        rows[0],
-        [
-            "line",
-            "id",
-            "puzzle",
-            "status",
-            "solutions",
-            "solution",
-            "guesses",
-            "er",
-            "ep",
-            "ed",
-            "level",
-            "hardest",
-            "error",
-            "tail"
-        ]
-    );
+    assert_eq!(rows[0], SOLVE_HEADER);
     for r in &rows[1..] {
         match r[3].as_str() {
             "solved" | "multiple" => {

@@ -2,11 +2,25 @@
 //! solutions, invalid rows with reasons, stdin, formats, thread counts and usage errors.
 
 use std::path::{Path, PathBuf};
+use std::process::Output;
 
 use sudoku_batch::core::samurai::format;
 
 mod common;
-use common::{col, csv_rows, run, run_stdin, stdout};
+use common::{SOLVE_HEADER, col, csv_rows, run, run_stdin, stdout};
+
+/// `solve --variant samurai FILE -q` with `extra` arguments.
+fn solve_samurai(file: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "solve",
+        "--variant",
+        "samurai",
+        file.to_str().unwrap(),
+        "-q",
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
 
 /// A file under `data/samurai`.
 fn data(name: &str) -> PathBuf {
@@ -18,34 +32,10 @@ fn data(name: &str) -> PathBuf {
 #[test]
 fn mixed_file_gives_one_row_per_record_with_valid_solutions() {
     let path = data("mixed.txt");
-    let o = run(&[
-        "solve",
-        "--variant",
-        "samurai",
-        path.to_str().unwrap(),
-        "-q",
-    ]);
+    let o = solve_samurai(&path, &[]);
     let rows = csv_rows(&stdout(&o));
     // The columns of classic solve, rating columns included.
-    assert_eq!(
-        rows[0],
-        [
-            "line",
-            "id",
-            "puzzle",
-            "status",
-            "solutions",
-            "solution",
-            "guesses",
-            "er",
-            "ep",
-            "ed",
-            "level",
-            "hardest",
-            "error",
-            "tail"
-        ]
-    );
+    assert_eq!(rows[0], SOLVE_HEADER);
     let (error, tail) = (col(&rows[0], "error"), col(&rows[0], "tail"));
     let got: Vec<(&str, &str, &str)> = rows[1..]
         .iter()
@@ -119,13 +109,7 @@ fn the_three_fixture_forms_solve_to_the_golden_solutions() {
         .collect();
     let mut got = Vec::new();
     for f in ["lines.txt", "five_lines.txt", "blocks.txt"] {
-        let o = run(&[
-            "solve",
-            "--variant",
-            "samurai",
-            data(f).to_str().unwrap(),
-            "-q",
-        ]);
+        let o = solve_samurai(&data(f), &[]);
         for r in &csv_rows(&stdout(&o))[1..] {
             assert_eq!(r[3], "solved", "{f} line {}", r[0]);
             got.push(format!("{}:{}:{}", r[2], r[4], r[5]));
@@ -137,13 +121,7 @@ fn the_three_fixture_forms_solve_to_the_golden_solutions() {
 #[test]
 fn invalid_records_become_rows_and_the_batch_goes_on() {
     let path = data("invalid.txt");
-    let o = run(&[
-        "solve",
-        "--variant",
-        "samurai",
-        path.to_str().unwrap(),
-        "-q",
-    ]);
+    let o = solve_samurai(&path, &[]);
     let rows = csv_rows(&stdout(&o));
     assert_eq!(rows.len(), 1 + 15);
     let error = col(&rows[0], "error");
@@ -169,17 +147,9 @@ fn invalid_records_become_rows_and_the_batch_goes_on() {
 #[test]
 fn stdin_thread_counts_and_formats_give_the_same_rows() {
     let path = data("mixed.txt");
-    let p = path.to_str().unwrap();
-    let one = stdout(&run(&["solve", "--variant", "samurai", p, "-q", "-j1"]));
-    let two = stdout(&run(&["solve", "--variant", "samurai", p, "-q", "-j2"]));
-    let ungraded = stdout(&run(&[
-        "solve",
-        "--variant",
-        "samurai",
-        p,
-        "-q",
-        "--no-grade",
-    ]));
+    let one = stdout(&solve_samurai(&path, &["-j1"]));
+    let two = stdout(&solve_samurai(&path, &["-j2"]));
+    let ungraded = stdout(&solve_samurai(&path, &["--no-grade"]));
     let rows = csv_rows(&ungraded);
     let level = col(&rows[0], "level");
     assert!(rows[1..].iter().all(|r| r[level].is_empty()));
@@ -190,28 +160,11 @@ fn stdin_thread_counts_and_formats_give_the_same_rows() {
         &bytes,
     ));
     assert_eq!(one, piped);
-    let jsonl = stdout(&run(&[
-        "solve",
-        "--variant",
-        "samurai",
-        p,
-        "-q",
-        "--format",
-        "jsonl",
-    ]));
+    let jsonl = stdout(&solve_samurai(&path, &["--format", "jsonl"]));
     let first: serde_json::Value = serde_json::from_str(jsonl.lines().next().unwrap()).unwrap();
     assert_eq!(first["status"], "solved");
     assert_eq!(first["puzzle"].as_str().map(str::len), Some(405));
-    let tsv = stdout(&run(&[
-        "solve",
-        "--variant",
-        "samurai",
-        p,
-        "-q",
-        "--format",
-        "tsv",
-        "--no-header",
-    ]));
+    let tsv = stdout(&solve_samurai(&path, &["--format", "tsv", "--no-header"]));
     assert_eq!(tsv.lines().count(), 8);
     assert!(tsv.lines().all(|l| l.split('\t').count() == 14));
     assert!(tsv.starts_with("2\t"));
@@ -220,17 +173,8 @@ fn stdin_thread_counts_and_formats_give_the_same_rows() {
 #[test]
 fn limit_counts_samurai_solutions_up_to_n() {
     let p = data("multiple.txt");
-    let p = p.to_str().unwrap();
     for (limit, want) in [("1", "1"), ("2", "2"), ("3", "3")] {
-        let rows = csv_rows(&stdout(&run(&[
-            "solve",
-            "--variant",
-            "samurai",
-            p,
-            "-q",
-            "--limit",
-            limit,
-        ])));
+        let rows = csv_rows(&stdout(&solve_samurai(&p, &["--limit", limit])));
         assert_eq!(rows[1][4], want, "limit {limit}");
         let status = if want == "1" { "solved" } else { "multiple" };
         assert_eq!(rows[1][3], status);
@@ -240,14 +184,7 @@ fn limit_counts_samurai_solutions_up_to_n() {
 #[test]
 fn strict_stops_at_the_first_problem() {
     let p = data("mixed.txt");
-    let o = run(&[
-        "solve",
-        "--variant",
-        "samurai",
-        p.to_str().unwrap(),
-        "-q",
-        "--strict",
-    ]);
+    let o = solve_samurai(&p, &["--strict"]);
     assert_eq!(o.status.code(), Some(1));
     let rows = csv_rows(&String::from_utf8_lossy(&o.stdout));
     assert_eq!(rows.last().unwrap()[0], "32");
@@ -278,14 +215,7 @@ fn stdin_records_cut_across_read_chunks_give_the_file_rows() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("big.txt");
     std::fs::write(&file, &big).unwrap();
-    let from_file = stdout(&run(&[
-        "solve",
-        "--variant",
-        "samurai",
-        file.to_str().unwrap(),
-        "-q",
-        "--no-grade",
-    ]));
+    let from_file = stdout(&solve_samurai(&file, &["--no-grade"]));
     let from_stdin = stdout(&run_stdin(
         &["solve", "--variant", "samurai", "-", "-q", "--no-grade"],
         &big,

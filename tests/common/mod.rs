@@ -21,6 +21,25 @@ pub fn data(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// The header `solve` writes (classic and samurai alike), spelled out here so that the
+/// tests check the binary against a fixed list, not against the code that writes it.
+pub const SOLVE_HEADER: [&str; 14] = [
+    "line",
+    "id",
+    "puzzle",
+    "status",
+    "solutions",
+    "solution",
+    "guesses",
+    "er",
+    "ep",
+    "ed",
+    "level",
+    "hardest",
+    "error",
+    "tail",
+];
+
 /// Runs the binary with `args`.
 pub fn run(args: &[&str]) -> Output {
     bin().args(args).output().expect("run sudoku-batch")
