@@ -21,9 +21,12 @@ use std::fmt;
 
 use super::bitboard::CellSet;
 
-/// One of the 81 cells, row-major from the top left (`0..81`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Cell(u8);
+/// A cell, by index. On the classic 9x9 grid the 81 cells are numbered row-major from the top
+/// left (`0..81`), and [`Cell::row`], [`Cell::col`] and [`Cell::box_index`] apply; other grid
+/// shapes number their cells their own way (see [`crate::core::geometry`]), up to 369 cells for
+/// Samurai, and name them through their geometry.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Cell(u16);
 
 impl Cell {
     /// Number of cells in a grid.
@@ -33,13 +36,20 @@ impl Cell {
     #[inline]
     pub const fn new(i: u8) -> Cell {
         debug_assert!(i < 81);
-        Cell(i)
+        Cell(i as u16)
+    }
+
+    /// The cell with index `i` in any geometry (`0..81` classic, `0..369` Samurai).
+    #[inline]
+    pub const fn from_index(i: usize) -> Cell {
+        debug_assert!(i < 1024);
+        Cell(i as u16)
     }
 
     /// The cell at `row`, `col` (both `0..9`).
     #[inline]
     pub const fn at(row: u8, col: u8) -> Cell {
-        Cell(row * 9 + col)
+        Cell(row as u16 * 9 + col as u16)
     }
 
     /// Row-major index `0..81`.
@@ -51,25 +61,25 @@ impl Cell {
     /// Row `0..9`.
     #[inline]
     pub const fn row(self) -> u8 {
-        self.0 / 9
+        (self.0 / 9) as u8
     }
 
     /// Column `0..9`.
     #[inline]
     pub const fn col(self) -> u8 {
-        self.0 % 9
+        (self.0 % 9) as u8
     }
 
     /// Box `0..9`, row-major.
     #[inline]
     pub const fn box_index(self) -> u8 {
-        (self.0 / 27) * 3 + (self.0 % 9) / 3
+        ((self.0 / 27) * 3 + (self.0 % 9) / 3) as u8
     }
 
     /// Band (three rows of boxes) `0..3`.
     #[inline]
     pub const fn band(self) -> u8 {
-        self.0 / 27
+        (self.0 / 27) as u8
     }
 
     /// The three houses the cell belongs to: its row, column and box.
@@ -90,7 +100,7 @@ impl Cell {
 
     /// Iterator over all 81 cells.
     pub fn all() -> impl Iterator<Item = Cell> {
-        (0..81u8).map(Cell)
+        (0..81u16).map(Cell)
     }
 }
 
@@ -160,25 +170,44 @@ impl fmt::Display for Digit {
     }
 }
 
-/// What kind of house: row, column or box.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// What kind of house: row, column or box on every shape; a Jigsaw region, an X diagonal or
+/// a Windoku window on those shapes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum HouseKind {
     /// A row.
+    #[default]
     Row,
     /// A column.
     Column,
     /// A 3x3 box.
     Box,
+    /// A Jigsaw region: nine cells of any outline, in place of the boxes.
+    Region,
+    /// One of the two main diagonals of X Sudoku (diagonal 1 from r1c1, diagonal 2 from r1c9).
+    Diagonal,
+    /// One of the four extra 3x3 windows of Windoku (top-left cells r2c2, r2c6, r6c2, r6c6).
+    Window,
 }
 
 impl HouseKind {
-    /// Lower-case English name, as used in messages (`row`, `column`, `box`).
+    /// Lower-case English name, as used in messages (`row`, `column`, `box`, `region`,
+    /// `diagonal`, `window`).
     pub const fn name(self) -> &'static str {
         match self {
             HouseKind::Row => "row",
             HouseKind::Column => "column",
             HouseKind::Box => "box",
+            HouseKind::Region => "region",
+            HouseKind::Diagonal => "diagonal",
+            HouseKind::Window => "window",
         }
+    }
+
+    /// True for the block-like kinds (box, region, window): Sudoku Explainer rates a hidden
+    /// single in them as in a box (1.2), and a locked candidate from them as pointing.
+    #[inline]
+    pub const fn is_block(self) -> bool {
+        matches!(self, HouseKind::Box | HouseKind::Region | HouseKind::Window)
     }
 }
 
@@ -268,11 +297,11 @@ const fn build_house_cells() -> [[Cell; 9]; 27] {
     while i < 9 {
         let mut j = 0;
         while j < 9 {
-            t[i][j] = Cell((i * 9 + j) as u8);
-            t[9 + i][j] = Cell((j * 9 + i) as u8);
+            t[i][j] = Cell((i * 9 + j) as u16);
+            t[9 + i][j] = Cell((j * 9 + i) as u16);
             let r = (i / 3) * 3 + j / 3;
             let c = (i % 3) * 3 + j % 3;
-            t[18 + i][j] = Cell((r * 9 + c) as u8);
+            t[18 + i][j] = Cell((r * 9 + c) as u16);
             j += 1;
         }
         i += 1;
@@ -308,7 +337,7 @@ const fn build_peers() -> [CellSet; 81] {
     let mut t = [CellSet::EMPTY; 81];
     let mut i = 0;
     while i < 81 {
-        let c = Cell(i as u8);
+        let c = Cell(i as u16);
         let hs = c.houses();
         let bits = sets[hs[0].0 as usize].bits()
             | sets[hs[1].0 as usize].bits()

@@ -29,7 +29,7 @@ fn house(kind: HouseKind, i: u8) -> House {
     match kind {
         HouseKind::Row => House::row(i),
         HouseKind::Column => House::column(i),
-        HouseKind::Box => House::boxed(i),
+        _ => House::boxed(i),
     }
 }
 

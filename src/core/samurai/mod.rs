@@ -288,7 +288,7 @@ impl SamuraiHouse {
         let k = match kind {
             HouseKind::Row => 0,
             HouseKind::Column => 9,
-            HouseKind::Box => 18,
+            _ => 18,
         };
         SamuraiHouse(GRID_HOUSE[g.0 as usize][k + ordinal as usize])
     }
