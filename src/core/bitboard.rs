@@ -1,4 +1,5 @@
-//! Small bit sets: [`DigitSet`] (a set of digits 1-9) and [`CellSet`] (a set of the 81 cells).
+//! Small bit sets: [`DigitSet`] (a set of digits 1-9), [`CellSet`] (a set of the 81 cells)
+//! and [`WideCellSet`] (a set of up to 384 cells, for Samurai's 369).
 //!
 //! ```text
 //! DigitSet (u16):   bit  8 7 6 5 4 3 2 1 0
@@ -277,6 +278,161 @@ macro_rules! bit_ops {
 
 bit_ops!(DigitSet, 0x1ff);
 bit_ops!(CellSet, (1u128 << 81) - 1);
+
+/// A set of up to 384 cells (Samurai's 369), one bit per cell index, in six 64-bit words:
+/// cell `i` is bit `i % 64` of word `i / 64`. The wide counterpart of [`CellSet`] for the
+/// logic engine on [`S369`](crate::core::geometry::S369).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct WideCellSet([u64; 6]);
+
+impl WideCellSet {
+    /// Number of 64-bit words.
+    pub const WORDS: usize = 6;
+
+    /// No cell.
+    pub const EMPTY: WideCellSet = WideCellSet([0; 6]);
+
+    /// The set holding only `c`.
+    #[inline]
+    pub const fn single(c: Cell) -> WideCellSet {
+        let mut w = [0u64; 6];
+        w[c.index() >> 6] = 1 << (c.index() & 63);
+        WideCellSet(w)
+    }
+
+    /// The words.
+    #[inline]
+    pub const fn words(&self) -> &[u64; 6] {
+        &self.0
+    }
+
+    /// Number of cells in the set.
+    #[inline]
+    pub fn len(self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// True when the set holds no cell.
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    /// True when `c` is in the set.
+    #[inline]
+    pub const fn contains(self, c: Cell) -> bool {
+        self.0[c.index() >> 6] & (1 << (c.index() & 63)) != 0
+    }
+
+    /// Adds `c`.
+    #[inline]
+    pub fn insert(&mut self, c: Cell) {
+        self.0[c.index() >> 6] |= 1 << (c.index() & 63);
+    }
+
+    /// Removes `c`.
+    #[inline]
+    pub fn remove(&mut self, c: Cell) {
+        self.0[c.index() >> 6] &= !(1 << (c.index() & 63));
+    }
+
+    /// The cell of lowest index, if any.
+    #[inline]
+    pub fn first(self) -> Option<Cell> {
+        self.0
+            .iter()
+            .position(|&w| w != 0)
+            .map(|i| Cell::from_index(i * 64 + self.0[i].trailing_zeros() as usize))
+    }
+
+    /// The cells in index order.
+    #[inline]
+    pub fn iter(self) -> WideCellIter {
+        WideCellIter { words: self.0, i: 0 }
+    }
+}
+
+/// Iterator over a [`WideCellSet`] in index order.
+#[derive(Clone, Debug)]
+pub struct WideCellIter {
+    words: [u64; 6],
+    i: usize,
+}
+
+impl Iterator for WideCellIter {
+    type Item = Cell;
+    #[inline]
+    fn next(&mut self) -> Option<Cell> {
+        while self.i < 6 {
+            let w = self.words[self.i];
+            if w != 0 {
+                self.words[self.i] = w & (w - 1);
+                return Some(Cell::from_index(self.i * 64 + w.trailing_zeros() as usize));
+            }
+            self.i += 1;
+        }
+        None
+    }
+}
+
+impl IntoIterator for WideCellSet {
+    type Item = Cell;
+    type IntoIter = WideCellIter;
+    fn into_iter(self) -> WideCellIter {
+        self.iter()
+    }
+}
+
+macro_rules! wide_op {
+    ($tr:ident, $f:ident, $op:tt) => {
+        impl $tr for WideCellSet {
+            type Output = WideCellSet;
+            #[inline]
+            fn $f(self, o: WideCellSet) -> WideCellSet {
+                let mut w = self.0;
+                for (a, b) in w.iter_mut().zip(o.0) {
+                    *a = *a $op b;
+                }
+                WideCellSet(w)
+            }
+        }
+    };
+}
+
+wide_op!(BitAnd, bitand, &);
+wide_op!(BitOr, bitor, |);
+wide_op!(BitXor, bitxor, ^);
+
+impl Sub for WideCellSet {
+    type Output = WideCellSet;
+    /// Set difference.
+    #[inline]
+    fn sub(self, o: WideCellSet) -> WideCellSet {
+        let mut w = self.0;
+        for (a, b) in w.iter_mut().zip(o.0) {
+            *a &= !b;
+        }
+        WideCellSet(w)
+    }
+}
+
+impl BitAndAssign for WideCellSet {
+    #[inline]
+    fn bitand_assign(&mut self, o: WideCellSet) {
+        for (a, b) in self.0.iter_mut().zip(o.0) {
+            *a &= b;
+        }
+    }
+}
+
+impl BitOrAssign for WideCellSet {
+    #[inline]
+    fn bitor_assign(&mut self, o: WideCellSet) {
+        for (a, b) in self.0.iter_mut().zip(o.0) {
+            *a |= b;
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -5,6 +5,7 @@
 
 pub mod bitboard;
 pub mod generator;
+pub mod geometry;
 pub mod grader;
 pub mod grid;
 pub mod index;
