@@ -174,7 +174,12 @@ fn main() {
             }
             if show_steps {
                 for (i, s) in steps.iter().enumerate() {
-                    println!("  {:3}. [{}] {s}", i + 1, Shown::new(s.difficulty, false));
+                    println!(
+                        "  {:3}. [{}] {}",
+                        i + 1,
+                        Shown::new(s.difficulty, false),
+                        s.display(sudoku_batch::core::geometry::classic())
+                    );
                 }
             }
         }

@@ -3,6 +3,7 @@
 //! grader took a chaining step while rating the repo's sample puzzles; and each level's
 //! step is rated at least its base rating, and changes the board.
 
+use sudoku_batch::core::geometry;
 use sudoku_batch::core::grader::Grader;
 use sudoku_batch::core::logic::chains::{self, ChainLevel, ChainScratch};
 use sudoku_batch::core::logic::{Board, Budget, Step, Technique};
@@ -49,18 +50,19 @@ fn no_chaining_step_contradicts_the_solution() {
             }
             let sol = out.solution;
             grader.explain(&p, None, BUDGET, &mut steps);
-            let mut b = Board::from_grid(&p);
+            let geo = geometry::classic();
+            let mut b = Board::from_grid(geo, &p);
             for s in &steps {
                 if is_chain(s.technique) {
                     states += 1;
                     for level in LEVELS {
                         let mut step = Step::default();
                         let mut budget = Budget::new(1 << 40);
-                        if !chains::find(&b, level, &mut scratch, &mut budget, &mut step) {
+                        if !chains::find(geo, &b, level, &mut scratch, &mut budget, &mut step) {
                             continue;
                         }
                         checked += 1;
-                        let what = format!("{file}: {p}: {level:?}: {step}");
+                        let what = format!("{file}: {p}: {level:?}: {}", step.display(geo));
                         assert!(b.changed_by(&step), "{what}");
                         assert!(step.difficulty >= level.base_rating(), "{what}");
                         for (c, d) in step.eliminated() {
@@ -77,7 +79,7 @@ fn no_chaining_step_contradicts_the_solution() {
                         }
                     }
                 }
-                b.apply(s);
+                b.apply(geo, s);
             }
         }
     }

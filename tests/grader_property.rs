@@ -41,16 +41,18 @@ fn no_step_contradicts_the_solution() {
             // Without the solution check inside the grader: verify here, step by step.
             let r = grader.explain(&p, None, BUDGET, &mut steps);
             assert_ne!(r.outcome, Outcome::Invalid, "{file}: {p}");
-            let mut b = Board::from_grid(&p);
+            let geo = sudoku_batch::core::geometry::classic();
+            let mut b = Board::from_grid(geo, &p);
             for s in &steps {
+                let shown = s.display(geo);
                 for (c, d) in s.eliminated() {
-                    assert_ne!(sol.solution.digit(c), Some(d), "{file}: {p}: {s}");
+                    assert_ne!(sol.solution.digit(c), Some(d), "{file}: {p}: {shown}");
                 }
                 if let Some((c, d)) = s.placement {
-                    assert_eq!(sol.solution.digit(c), Some(d), "{file}: {p}: {s}");
+                    assert_eq!(sol.solution.digit(c), Some(d), "{file}: {p}: {shown}");
                 }
-                assert!(!s.is_empty(), "{file}: {p}: empty step {s}");
-                b.apply(s);
+                assert!(!s.is_empty(), "{file}: {p}: empty step {shown}");
+                b.apply(geo, s);
                 eliminations += s.elimination_count() as usize;
             }
             total_steps += steps.len();

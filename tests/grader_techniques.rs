@@ -5,6 +5,7 @@
 //! picks this very step, that no elimination contradicts the puzzle's solution, and that
 //! once applied, the technique does not fire again with the same removals.
 
+use sudoku_batch::core::geometry;
 use sudoku_batch::core::grader::Grader;
 use sudoku_batch::core::logic::{Board, Budget, Step, Technique};
 use sudoku_batch::core::{Grid, Solver};
@@ -17,30 +18,32 @@ fn board(marks: &str) -> Board {
 
 fn check(technique: Technique, puzzle: &str, marks: &str, text: &str) {
     let b = board(marks);
+    let geo = geometry::classic();
     let mut grader = Grader::new();
     let (step, _) = grader
-        .next_step(&b, &mut Budget::new(u64::MAX))
+        .next_step(geo, &b, &mut Budget::new(u64::MAX))
         .expect("a step");
-    assert_eq!(step.technique, technique, "{step}");
-    assert_eq!(step.to_string(), text);
+    let shown = step.display(geo).to_string();
+    assert_eq!(step.technique, technique, "{shown}");
+    assert_eq!(shown, text);
     let p: Grid = puzzle.parse().unwrap();
     let sol = Solver::new().solve(&p, 2);
     assert_eq!(sol.count, 1);
     for (c, d) in step.eliminated() {
-        assert_ne!(sol.solution.digit(c), Some(d), "{step}");
+        assert_ne!(sol.solution.digit(c), Some(d), "{shown}");
     }
     if let Some((c, d)) = step.placement {
         assert_eq!(sol.solution.digit(c), Some(d));
     }
     // Applied, the same removals are not found again.
     let mut after = b;
-    after.apply(&step);
-    if let Some((again, _)) = grader.next_step(&after, &mut Budget::new(u64::MAX)) {
+    after.apply(geo, &step);
+    if let Some((again, _)) = grader.next_step(geo, &after, &mut Budget::new(u64::MAX)) {
         let same: Vec<_> = again
             .eliminated()
             .filter(|e| step.eliminated().any(|f| f == *e))
             .collect();
-        assert!(same.is_empty(), "{again} repeats {step}");
+        assert!(same.is_empty(), "{} repeats {shown}", again.display(geo));
     }
     let _: Step = step;
 }

@@ -348,7 +348,10 @@ impl WideCellSet {
     /// The cells in index order.
     #[inline]
     pub fn iter(self) -> WideCellIter {
-        WideCellIter { words: self.0, i: 0 }
+        WideCellIter {
+            words: self.0,
+            i: 0,
+        }
     }
 }
 
@@ -391,7 +394,7 @@ macro_rules! wide_op {
             fn $f(self, o: WideCellSet) -> WideCellSet {
                 let mut w = self.0;
                 for (a, b) in w.iter_mut().zip(o.0) {
-                    *a = *a $op b;
+                    *a $op b;
                 }
                 WideCellSet(w)
             }
@@ -399,9 +402,9 @@ macro_rules! wide_op {
     };
 }
 
-wide_op!(BitAnd, bitand, &);
-wide_op!(BitOr, bitor, |);
-wide_op!(BitXor, bitxor, ^);
+wide_op!(BitAnd, bitand, &=);
+wide_op!(BitOr, bitor, |=);
+wide_op!(BitXor, bitxor, ^=);
 
 impl Sub for WideCellSet {
     type Output = WideCellSet;

@@ -33,7 +33,9 @@
 
 use std::fmt;
 
+use super::geometry::{self, Arr, CellBits, Geometry, S81, Size};
 use super::grid::Grid;
+use super::index::{Cell, Digit};
 use super::logic::chains::{self, ChainLevel, ChainScratch};
 use super::logic::{
     Board, Budget, Scratch, Step, Technique, Tenths, aligned_exclusion, bug, fish, intersections,
@@ -327,41 +329,52 @@ enum Halt {
     NothingFound,
 }
 
-/// The grader: per-worker state, reused from puzzle to puzzle.
+/// The grader: per-worker state, reused from puzzle to puzzle. Generic over the [`Size`] of
+/// the shapes it rates (the classic grid and the other 81-cell shapes by default); the
+/// geometry itself is passed with each puzzle.
 #[derive(Clone, Debug)]
-pub struct Grader {
-    board: Board,
-    scratch: Scratch,
-    chains: ChainScratch,
-    step: Step,
-    solution: [crate::core::bitboard::CellSet; 9],
+pub struct Grader<S: Size = S81> {
+    board: Board<S>,
+    scratch: Scratch<S>,
+    chains: ChainScratch<S>,
+    step: Step<S>,
+    solution: [S::Set; 9],
 }
 
-impl Default for Grader {
+impl<S: Size> Default for Grader<S> {
     fn default() -> Self {
         Grader::new()
     }
 }
 
-impl Grader {
-    /// A grader with fresh scratch.
-    pub fn new() -> Grader {
-        Grader {
-            board: Board::EMPTY,
-            scratch: Scratch::new(),
-            chains: ChainScratch::new(),
-            step: Step::default(),
-            solution: [crate::core::bitboard::CellSet::EMPTY; 9],
-        }
-    }
+/// The values of a classic [`Grid`], one byte per cell (0 for empty).
+fn grid_values(grid: &Grid) -> [u8; 81] {
+    std::array::from_fn(|i| grid.value(Cell::new(i as u8)))
+}
 
-    /// Rates `puzzle` within `budget` work units. When `solution` is given, every step is
-    /// checked against it and a contradiction ends the rating as [`Outcome::Invalid`].
+impl Grader<S81> {
+    /// Rates classic `puzzle` within `budget` work units. When `solution` is given, every
+    /// step is checked against it and a contradiction ends the rating as
+    /// [`Outcome::Invalid`].
     pub fn rate(&mut self, puzzle: &Grid, solution: Option<&Grid>, budget: u64, out: &mut Rating) {
-        self.run(puzzle, solution, budget, out, &mut |_| {});
+        self.rate_in(geometry::classic(), puzzle, solution, budget, out);
     }
 
-    /// Rates `puzzle` and appends every step applied to `steps` (cleared first).
+    /// Rates `puzzle` on an 81-cell geometry `g` (classic, X, Windoku, Jigsaw), as
+    /// [`Grader::rate`].
+    pub fn rate_in(
+        &mut self,
+        g: &Geometry<S81>,
+        puzzle: &Grid,
+        solution: Option<&Grid>,
+        budget: u64,
+        out: &mut Rating,
+    ) {
+        let sol = solution.map(grid_values);
+        self.rate_values(g, &grid_values(puzzle), sol.as_ref(), budget, out);
+    }
+
+    /// Rates classic `puzzle` and appends every step applied to `steps` (cleared first).
     pub fn explain(
         &mut self,
         puzzle: &Grid,
@@ -369,21 +382,77 @@ impl Grader {
         budget: u64,
         steps: &mut Vec<Step>,
     ) -> Rating {
+        let sol = solution.map(grid_values);
+        self.explain_values(
+            geometry::classic(),
+            &grid_values(puzzle),
+            sol.as_ref(),
+            budget,
+            steps,
+        )
+    }
+}
+
+impl<S: Size> Grader<S> {
+    /// A grader with fresh scratch.
+    pub fn new() -> Grader<S> {
+        Grader {
+            board: Board::from_parts(
+                &S::Cells::splat(0),
+                &S::Cells::splat(crate::core::bitboard::DigitSet::EMPTY),
+            ),
+            scratch: Scratch::new(),
+            chains: ChainScratch::new(),
+            step: Step::default(),
+            solution: [S::Set::EMPTY; 9],
+        }
+    }
+
+    /// Rates the puzzle with these `values` (0 for an empty cell) on geometry `g` within
+    /// `budget` work units. When `solution` is given, every step is checked against it and
+    /// a contradiction ends the rating as [`Outcome::Invalid`].
+    pub fn rate_values(
+        &mut self,
+        g: &Geometry<S>,
+        values: &S::Cells<u8>,
+        solution: Option<&S::Cells<u8>>,
+        budget: u64,
+        out: &mut Rating,
+    ) {
+        self.run(g, values, solution, budget, out, &mut |_| {});
+    }
+
+    /// Rates the puzzle and appends every step applied to `steps` (cleared first).
+    pub fn explain_values(
+        &mut self,
+        g: &Geometry<S>,
+        values: &S::Cells<u8>,
+        solution: Option<&S::Cells<u8>>,
+        budget: u64,
+        steps: &mut Vec<Step<S>>,
+    ) -> Rating {
         steps.clear();
         let mut out = Rating::default();
-        self.run(puzzle, solution, budget, &mut out, &mut |s| steps.push(*s));
+        self.run(g, values, solution, budget, &mut out, &mut |s| {
+            steps.push(*s)
+        });
         out
     }
 
     /// The next step SE would take on `board` (without applying it); `None` if no
     /// technique applies or the budget ran out.
-    pub fn next_step(&mut self, board: &Board, budget: &mut Budget) -> Option<(Step, Producer)> {
+    pub fn next_step(
+        &mut self,
+        g: &Geometry<S>,
+        board: &Board<S>,
+        budget: &mut Budget,
+    ) -> Option<(Step<S>, Producer)> {
         self.board = *board;
-        self.find(budget).ok().map(|p| (self.step, p))
+        self.find(g, budget).ok().map(|p| (self.step, p))
     }
 
     /// Runs the producers in SE's order; `Ok(p)`: `p` found `self.step`.
-    fn find(&mut self, budget: &mut Budget) -> Result<Producer, Halt> {
+    fn find(&mut self, g: &Geometry<S>, budget: &mut Budget) -> Result<Producer, Halt> {
         for p in Producer::SE_ORDER {
             if let Producer::Chains(level) = p
                 && !chains::supports(level)
@@ -393,7 +462,7 @@ impl Grader {
             if !budget.charge(p.cost()) {
                 return Err(Halt::Exhausted(p));
             }
-            if self.run_producer(p, budget) {
+            if self.run_producer(g, p, budget) {
                 return Ok(p);
             }
             if budget.exhausted() {
@@ -403,60 +472,59 @@ impl Grader {
         Err(Halt::NothingFound)
     }
 
-    fn run_producer(&mut self, p: Producer, budget: &mut Budget) -> bool {
+    fn run_producer(&mut self, g: &Geometry<S>, p: Producer, budget: &mut Budget) -> bool {
         let b = &self.board;
         let s = &mut self.step;
         match p {
-            Producer::HiddenSingle => singles::find_hidden_single(b, s),
-            Producer::DirectLocking => intersections::find_locked_candidates(b, true, s),
-            Producer::DirectHiddenPair => subsets::find_hidden_subset(b, 2, true, s),
+            Producer::HiddenSingle => singles::find_hidden_single(g, b, s),
+            Producer::DirectLocking => intersections::find_locked_candidates(g, b, true, s),
+            Producer::DirectHiddenPair => subsets::find_hidden_subset(g, b, 2, true, s),
             Producer::NakedSingle => singles::find_naked_single(b, s),
-            Producer::DirectHiddenTriple => subsets::find_hidden_subset(b, 3, true, s),
-            Producer::Locking => intersections::find_locked_candidates(b, false, s),
-            Producer::NakedPair => subsets::find_naked_subset(b, 2, s),
-            Producer::XWing => fish::find_fish(b, 2, s),
-            Producer::HiddenPair => subsets::find_hidden_subset(b, 2, false, s),
-            Producer::NakedTriple => subsets::find_naked_subset(b, 3, s),
-            Producer::Swordfish => fish::find_fish(b, 3, s),
-            Producer::HiddenTriple => subsets::find_hidden_subset(b, 3, false, s),
-            Producer::XyWing => wings::find_xy_wing(b, false, s),
-            Producer::XyzWing => wings::find_xy_wing(b, true, s),
+            Producer::DirectHiddenTriple => subsets::find_hidden_subset(g, b, 3, true, s),
+            Producer::Locking => intersections::find_locked_candidates(g, b, false, s),
+            Producer::NakedPair => subsets::find_naked_subset(g, b, 2, s),
+            Producer::XWing => fish::find_fish(g, b, 2, s),
+            Producer::HiddenPair => subsets::find_hidden_subset(g, b, 2, false, s),
+            Producer::NakedTriple => subsets::find_naked_subset(g, b, 3, s),
+            Producer::Swordfish => fish::find_fish(g, b, 3, s),
+            Producer::HiddenTriple => subsets::find_hidden_subset(g, b, 3, false, s),
+            Producer::XyWing => wings::find_xy_wing(g, b, false, s),
+            Producer::XyzWing => wings::find_xy_wing(g, b, true, s),
             Producer::UniqueLoops => {
-                uniqueness::find_unique_loop(b, &mut self.scratch.loops, budget, s)
+                uniqueness::find_unique_loop(g, b, &mut self.scratch.loops, budget, s)
             }
-            Producer::NakedQuad => subsets::find_naked_subset(b, 4, s),
-            Producer::Jellyfish => fish::find_fish(b, 4, s),
-            Producer::HiddenQuad => subsets::find_hidden_subset(b, 4, false, s),
-            Producer::Bug => bug::find_bug(b, s),
-            Producer::AlignedPair => aligned_exclusion::find_aligned_pair(b, budget, s),
-            Producer::AlignedTriple => aligned_exclusion::find_aligned_triple(b, budget, s),
-            Producer::Chains(level) => chains::find(b, level, &mut self.chains, budget, s),
+            Producer::NakedQuad => subsets::find_naked_subset(g, b, 4, s),
+            Producer::Jellyfish => fish::find_fish(g, b, 4, s),
+            Producer::HiddenQuad => subsets::find_hidden_subset(g, b, 4, false, s),
+            Producer::Bug => bug::find_bug(g, b, s),
+            Producer::AlignedPair => aligned_exclusion::find_aligned_pair(g, b, budget, s),
+            Producer::AlignedTriple => aligned_exclusion::find_aligned_triple(g, b, budget, s),
+            Producer::Chains(level) => chains::find(g, b, level, &mut self.chains, budget, s),
         }
     }
 
     fn run(
         &mut self,
-        puzzle: &Grid,
-        solution: Option<&Grid>,
+        g: &Geometry<S>,
+        values: &S::Cells<u8>,
+        solution: Option<&S::Cells<u8>>,
         limit: u64,
         out: &mut Rating,
-        record: &mut dyn FnMut(&Step),
+        record: &mut dyn FnMut(&Step<S>),
     ) {
         *out = Rating::default();
         let mut budget = Budget::new(limit);
-        if puzzle.check_givens().is_err() {
+        if givens_conflict(g, values) {
             out.outcome = Outcome::Invalid;
             return;
         }
-        self.board = Board::from_grid(puzzle);
+        self.board = Board::from_values(g, values);
         let check = match solution {
             Some(sol) => {
-                for d in crate::core::index::Digit::all() {
-                    self.solution[d.index()] = crate::core::bitboard::CellSet::EMPTY;
-                }
-                for c in crate::core::index::Cell::all() {
-                    if let Some(d) = sol.digit(c) {
-                        self.solution[d.index()].insert(c);
+                self.solution = [S::Set::EMPTY; 9];
+                for c in g.cells() {
+                    if let v @ 1..=9 = sol[c.index()] {
+                        self.solution[usize::from(v - 1)].insert(c);
                     }
                 }
                 true
@@ -472,7 +540,7 @@ impl Grader {
             if self.board.is_solved() {
                 break Outcome::Complete;
             }
-            if let Err(halt) = self.find(&mut budget) {
+            if let Err(halt) = self.find(g, &mut budget) {
                 // Everything before the producer that stopped found nothing, so the next
                 // step rates at least that producer's base.
                 break match halt {
@@ -507,7 +575,7 @@ impl Grader {
             if ep.is_none() && step.placement.is_some() {
                 ep = Some(cur);
             }
-            self.board.apply(&step);
+            self.board.apply(g, &step);
             steps += 1;
             record(&step);
         };
@@ -531,8 +599,8 @@ impl Grader {
         }
     }
 
-    fn consistent(&self, step: &Step) -> bool {
-        for d in crate::core::index::Digit::all() {
+    fn consistent(&self, step: &Step<S>) -> bool {
+        for d in Digit::all() {
             if !(step.eliminations[d.index()] & self.solution[d.index()]).is_empty() {
                 return false;
             }
@@ -542,6 +610,27 @@ impl Grader {
             None => true,
         }
     }
+}
+
+/// True when two givens of the same digit share a house of `g` (or a value is above 9).
+pub fn givens_conflict<S: Size>(g: &Geometry<S>, values: &S::Cells<u8>) -> bool {
+    for h in g.houses() {
+        let mut seen = 0u16;
+        for c in h.cells {
+            let v = values[c.index()];
+            if v > 9 {
+                return true;
+            }
+            if v > 0 {
+                let bit = 1u16 << v;
+                if seen & bit != 0 {
+                    return true;
+                }
+                seen |= bit;
+            }
+        }
+    }
+    false
 }
 
 #[cfg(test)]
@@ -578,9 +667,10 @@ mod tests {
         let mut steps = Vec::new();
         let r = g.explain(&p, Some(&sol), DEFAULT_BUDGET, &mut steps);
         assert_eq!(r.steps as usize, steps.len());
-        let mut b = Board::from_grid(&p);
+        let geo = geometry::classic();
+        let mut b = Board::from_grid(geo, &p);
         for s in &steps {
-            b.apply(s);
+            b.apply(geo, s);
         }
         assert_eq!(b.to_grid(), sol);
         assert_eq!(steps.iter().map(|s| s.difficulty).max(), Some(r.er));

@@ -136,10 +136,11 @@ fn text(puzzle: &Grid, steps: &[Step], r: &Rating) -> String {
     let width = steps.len().to_string().len();
     for (i, s) in steps.iter().enumerate() {
         t.push_str(&format!(
-            "{:>width$}. [{}.{}] {s}\n",
+            "{:>width$}. [{}.{}] {}\n",
             i + 1,
             s.difficulty / 10,
-            s.difficulty % 10
+            s.difficulty % 10,
+            s.display(crate::core::geometry::classic())
         ));
     }
     t.push_str(&format!(
@@ -170,7 +171,7 @@ fn json(puzzle: &Grid, solution: &Grid, steps: &[Step], r: &Rating) -> String {
         steps: steps
             .iter()
             .enumerate()
-            .map(|(i, s)| StepRecord::new(i as u32 + 1, s))
+            .map(|(i, s)| StepRecord::new(i as u32 + 1, s, crate::core::geometry::classic()))
             .collect(),
         er: f64::from(r.er) / 10.0,
         ep: f64::from(r.ep) / 10.0,

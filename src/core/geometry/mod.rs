@@ -46,7 +46,7 @@ use crate::core::index::{Cell, HouseKind};
 
 pub mod size;
 
-pub use size::{Arr, CandSet, CellBits, Elem, S81, S369, Size};
+pub use size::{Arr, CandBits, CandSet, CellBits, Elem, S81, S369, Size};
 
 /// The grid shapes sudoku-batch knows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -675,7 +675,10 @@ impl Geometry<S81> {
     /// The zero-based region of each cell: boxes on the classic, X and Windoku shapes.
     pub fn regions(&self) -> [u8; 81] {
         let mut r = [0u8; 81];
-        for h in self.houses.iter().filter(|h| h.kind.is_block() && h.kind != HouseKind::Window)
+        for h in self
+            .houses
+            .iter()
+            .filter(|h| h.kind.is_block() && h.kind != HouseKind::Window)
         {
             for c in h.cells {
                 r[c.index()] = h.ordinal;
@@ -832,10 +835,7 @@ mod tests {
         assert_eq!(s.houses().len(), 131);
         assert_eq!(s.fish_systems().len(), 5);
         assert_eq!(s.all_cells().len(), 369);
-        let shared = s
-            .cells()
-            .filter(|&c| s.cell_houses(c).len() == 5)
-            .count();
+        let shared = s.cells().filter(|&c| s.cell_houses(c).len() == 5).count();
         assert_eq!(shared, 36);
         assert!(s.cells().all(|c| s.peers(c).len() >= 20));
         assert_eq!(s.cell_name(Cell::from_index(0)).to_string(), "g1r1c1");

@@ -204,6 +204,39 @@ impl<const W: usize> CandSet<W> {
     }
 }
 
+/// A set of candidates of one [`Size`] (see [`CandSet`]).
+pub trait CandBits: Elem + Hash {
+    /// No candidate.
+    const NONE: Self;
+    /// Adds `cand`.
+    fn set(&mut self, cand: u16);
+    /// True when `cand` is in the set.
+    fn has(&self, cand: u16) -> bool;
+    /// True when the set is empty.
+    fn none(&self) -> bool;
+    /// The candidates in increasing order.
+    fn cands(&self) -> impl Iterator<Item = u16> + '_;
+}
+
+impl<const W: usize> CandBits for CandSet<W> {
+    const NONE: Self = CandSet([0; W]);
+    #[inline]
+    fn set(&mut self, cand: u16) {
+        CandSet::set(self, cand)
+    }
+    #[inline]
+    fn has(&self, cand: u16) -> bool {
+        self.contains(cand)
+    }
+    #[inline]
+    fn none(&self) -> bool {
+        self.is_empty()
+    }
+    fn cands(&self) -> impl Iterator<Item = u16> + '_ {
+        self.iter()
+    }
+}
+
 /// The compile-time size of a family of shapes: its cell count and the types sized by it.
 pub trait Size:
     Copy + Clone + fmt::Debug + Default + PartialEq + Eq + Hash + Send + Sync + 'static
@@ -219,7 +252,7 @@ pub trait Size:
     /// One `T` per house.
     type Houses<T: Elem>: Arr<T>;
     /// A set of candidates (`9 * CELLS` bits).
-    type Cands: Elem + Hash;
+    type Cands: CandBits;
 }
 
 /// The 81-cell shapes: classic, X, Windoku and Jigsaw (at most 31 houses).

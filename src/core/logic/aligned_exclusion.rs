@@ -14,31 +14,32 @@
 //! the first two that are base cells themselves.
 
 use super::{Board, Budget, Step, Technique};
-use crate::core::bitboard::{CellSet, DigitSet};
+use crate::core::bitboard::DigitSet;
+use crate::core::geometry::{Arr, CellBits, Geometry, Size};
 use crate::core::index::Cell;
 
-/// Base cells in reading order and their excluders.
-struct Bases {
-    cells: [Cell; 81],
-    excl: [CellSet; 81],
-    set: CellSet,
+/// Base cells in index order and their excluders.
+struct Bases<S: Size> {
+    cells: S::Cells<Cell>,
+    excl: S::Cells<S::Set>,
+    set: S::Set,
     n: usize,
 }
 
-fn bases(board: &Board, degree: u32) -> Bases {
-    let mut b = Bases {
-        cells: [Cell::new(0); 81],
-        excl: [CellSet::EMPTY; 81],
-        set: CellSet::EMPTY,
+fn bases<S: Size>(g: &Geometry<S>, board: &Board<S>, degree: u32) -> Bases<S> {
+    let mut b = Bases::<S> {
+        cells: S::Cells::splat(Cell::default()),
+        excl: S::Cells::splat(S::Set::EMPTY),
+        set: S::Set::EMPTY,
         n: 0,
     };
     for c in board.empty() {
         if board.candidates(c).len() < 2 {
             continue;
         }
-        let mut ex = CellSet::EMPTY;
+        let mut ex = S::Set::EMPTY;
         let mut naked_single = false;
-        for p in c.peers() & board.empty() {
+        for p in g.peers(c) & board.empty() {
             let k = board.candidates(p).len();
             if k == 1 {
                 naked_single = true;
@@ -58,17 +59,22 @@ fn bases(board: &Board, degree: u32) -> Bases {
 
 /// Tests every candidate combination of `cells` (2 or 3 cells) against `excluders`, and
 /// returns, for each cell, the candidates appearing in at least one possible combination.
-fn allowed(board: &Board, cells: &[Cell], excluders: CellSet) -> [DigitSet; 3] {
-    let mut masks = [0u16; 81];
+fn allowed<S: Size>(
+    g: &Geometry<S>,
+    board: &Board<S>,
+    cells: &[Cell],
+    excluders: S::Set,
+) -> [DigitSet; 3] {
+    let mut masks = S::Cells::splat(0u16);
     let mut n_ex = 0;
     for e in excluders {
         masks[n_ex] = board.candidates(e).bits();
         n_ex += 1;
     }
-    let masks = &masks[..n_ex];
+    let masks = &masks.as_ref()[..n_ex];
     let locked = |m: u16| masks.iter().any(|&e| e & !m == 0);
     let mut out = [DigitSet::EMPTY; 3];
-    let see01 = cells[0].peers().contains(cells[1]);
+    let see01 = g.peers(cells[0]).contains(cells[1]);
     if cells.len() == 2 {
         for p0 in board.candidates(cells[0]) {
             for p1 in board.candidates(cells[1]) {
@@ -83,8 +89,8 @@ fn allowed(board: &Board, cells: &[Cell], excluders: CellSet) -> [DigitSet; 3] {
             }
         }
     } else {
-        let see02 = cells[0].peers().contains(cells[2]);
-        let see12 = cells[1].peers().contains(cells[2]);
+        let see02 = g.peers(cells[0]).contains(cells[2]);
+        let see12 = g.peers(cells[1]).contains(cells[2]);
         for p0 in board.candidates(cells[0]) {
             for p1 in board.candidates(cells[1]) {
                 if p0 == p1 && see01 {
@@ -109,7 +115,13 @@ fn allowed(board: &Board, cells: &[Cell], excluders: CellSet) -> [DigitSet; 3] {
     out
 }
 
-fn fill(board: &Board, cells: &[Cell], ok: [DigitSet; 3], t: Technique, step: &mut Step) -> bool {
+fn fill<S: Size>(
+    board: &Board<S>,
+    cells: &[Cell],
+    ok: [DigitSet; 3],
+    t: Technique,
+    step: &mut Step<S>,
+) -> bool {
     step.reset(t);
     for (k, &c) in cells.iter().enumerate() {
         for d in board.candidates(c) - ok[k] {
@@ -121,8 +133,13 @@ fn fill(board: &Board, cells: &[Cell], ok: [DigitSet; 3], t: Technique, step: &m
 }
 
 /// The first aligned pair exclusion in SE's order.
-pub fn find_aligned_pair(board: &Board, budget: &mut Budget, step: &mut Step) -> bool {
-    let b = bases(board, 2);
+pub fn find_aligned_pair<S: Size>(
+    g: &Geometry<S>,
+    board: &Board<S>,
+    budget: &mut Budget,
+    step: &mut Step<S>,
+) -> bool {
+    let b = bases(g, board, 2);
     for j in 1..b.n {
         if !budget.charge(j as u64) {
             return false;
@@ -133,7 +150,7 @@ pub fn find_aligned_pair(board: &Board, budget: &mut Budget, step: &mut Step) ->
                 continue;
             }
             let cells = [b.cells[i], b.cells[j]];
-            let ok = allowed(board, &cells, common);
+            let ok = allowed(g, board, &cells, common);
             if cells
                 .iter()
                 .enumerate()
@@ -147,19 +164,24 @@ pub fn find_aligned_pair(board: &Board, budget: &mut Budget, step: &mut Step) ->
 }
 
 /// The first aligned triple exclusion in SE's order.
-pub fn find_aligned_triple(board: &Board, budget: &mut Budget, step: &mut Step) -> bool {
-    let b = bases(board, 3);
+pub fn find_aligned_triple<S: Size>(
+    g: &Geometry<S>,
+    board: &Board<S>,
+    budget: &mut Budget,
+    step: &mut Step<S>,
+) -> bool {
+    let b = bases(g, board, 3);
     for j in 1..b.n {
         for i in 0..j {
             let twin = ((b.excl[i] | b.excl[j]) & b.set)
-                - CellSet::single(b.cells[i])
-                - CellSet::single(b.cells[j]);
+                - S::Set::single(b.cells[i])
+                - S::Set::single(b.cells[j]);
             if !budget.charge(1 + twin.len() as u64) {
                 return false;
             }
             let common01 = b.excl[i] & b.excl[j];
             for t in twin {
-                let Some(k) = b.cells[..b.n].iter().position(|&c| c == t) else {
+                let Some(k) = b.cells.as_ref()[..b.n].iter().position(|&c| c == t) else {
                     continue;
                 };
                 let common = common01 & b.excl[k];
@@ -170,7 +192,7 @@ pub fn find_aligned_triple(board: &Board, budget: &mut Budget, step: &mut Step) 
                     return false;
                 }
                 let cells = [b.cells[i], b.cells[j], t];
-                let ok = allowed(board, &cells, common);
+                let ok = allowed(g, board, &cells, common);
                 if cells
                     .iter()
                     .enumerate()
@@ -188,7 +210,7 @@ pub fn find_aligned_triple(board: &Board, budget: &mut Budget, step: &mut Step) 
 mod tests {
     use super::*;
     use crate::core::index::Digit;
-    use crate::core::logic::testutil::elims;
+    use crate::core::logic::testutil::{cg, elims};
 
     fn keep_only(b: &mut Board, c: Cell, keep: &[u8]) {
         for d in Digit::all() {
@@ -210,7 +232,12 @@ mod tests {
         keep_only(&mut b, Cell::at(0, 4), &[1, 3]);
         keep_only(&mut b, Cell::at(0, 5), &[2, 3]);
         let mut s = Step::default();
-        assert!(find_aligned_pair(&b, &mut Budget::new(u64::MAX), &mut s));
+        assert!(find_aligned_pair(
+            cg(),
+            &b,
+            &mut Budget::new(u64::MAX),
+            &mut s
+        ));
         assert_eq!(s.technique, Technique::AlignedPairExclusion);
         assert_eq!(s.difficulty, 62);
         assert_eq!(elims(&s), ["r1c2<>3"]);
@@ -223,6 +250,11 @@ mod tests {
         keep_only(&mut b, Cell::at(0, 0), &[1, 2]);
         keep_only(&mut b, Cell::at(0, 1), &[1, 2, 3]);
         let mut s = Step::default();
-        assert!(!find_aligned_pair(&b, &mut Budget::new(u64::MAX), &mut s));
+        assert!(!find_aligned_pair(
+            cg(),
+            &b,
+            &mut Budget::new(u64::MAX),
+            &mut s
+        ));
     }
 }

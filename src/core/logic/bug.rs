@@ -19,33 +19,33 @@
 //! BUG value); else type 4 then 3.
 
 use super::{Board, Step, Technique, combinations};
-use crate::core::bitboard::{CellSet, DigitSet};
-use crate::core::index::{Cell, Digit, House};
-
-fn houses_box_row_col() -> impl Iterator<Item = House> {
-    (0..9u8)
-        .map(House::boxed)
-        .chain((0..9u8).map(House::row))
-        .chain((0..9u8).map(House::column))
-}
+use crate::core::bitboard::DigitSet;
+use crate::core::geometry::{Arr, CellBits, Geometry, Size};
+use crate::core::index::{Cell, Digit};
 
 /// The first BUG hint in SE's order.
-pub fn find_bug(board: &Board, step: &mut Step) -> bool {
+///
+/// Every house of the geometry takes part (extra houses included): a grid where each empty
+/// cell has two candidates and each digit two places in every house it is missing from has
+/// an even number of solutions on any shape (taking every cell's other candidate gives
+/// another solution), which is what the technique rests on.
+pub fn find_bug<S: Size>(g: &Geometry<S>, board: &Board<S>, step: &mut Step<S>) -> bool {
     let mut temp = *board;
-    let mut bug_cells = [Cell::new(0); 81];
+    let mut bug_cells: S::Cells<Cell> = S::Cells::splat(Cell::default());
     let mut n_bug = 0usize;
-    let mut bug_set = CellSet::EMPTY;
-    let mut bug_values = [DigitSet::EMPTY; 81];
+    let mut bug_set = S::Set::EMPTY;
+    let mut bug_values: S::Cells<DigitSet> = S::Cells::splat(DigitSet::EMPTY);
     let mut all_values = DigitSet::EMPTY;
-    let mut common: Option<CellSet> = None;
-    for h in houses_box_row_col() {
+    let mut common: Option<S::Set> = None;
+    for &h in g.order_brc() {
+        let hs = g.house_set(h as usize);
         for d in Digit::all() {
-            let pos = board.plane(d) & h.cell_set();
+            let pos = board.plane(d) & hs;
             let n = pos.len();
             if n == 0 || n == 2 {
                 continue;
             }
-            let mut new_cells = pos.iter().filter(|&c| board.candidates(c).len() >= 3);
+            let mut new_cells = pos.into_iter().filter(|&c| board.candidates(c).len() >= 3);
             match (new_cells.next(), new_cells.next()) {
                 (None, _) => return false,
                 (Some(c), None) => {
@@ -57,7 +57,7 @@ pub fn find_bug(board: &Board, step: &mut Step) -> bool {
                     bug_values[c.index()].insert(d);
                     all_values.insert(d);
                     temp.eliminate(c, d);
-                    let cm = common.map_or(c.peers(), |s| s & c.peers()) - bug_set;
+                    let cm = common.map_or(g.peers(c), |s| s & g.peers(c)) - bug_set;
                     common = Some(cm);
                     if n_bug > 1 && all_values.len() > 1 && cm.is_empty() {
                         return false;
@@ -68,19 +68,24 @@ pub fn find_bug(board: &Board, step: &mut Step) -> bool {
         }
     }
     // With the BUG values gone, the grid must be a perfect bivalue grave.
-    if temp.empty().iter().any(|c| temp.candidates(c).len() != 2) {
+    if temp
+        .empty()
+        .into_iter()
+        .any(|c| temp.candidates(c).len() != 2)
+    {
         return false;
     }
-    for h in houses_box_row_col() {
+    for &h in g.order_brc() {
+        let hs = g.house_set(h as usize);
         for d in Digit::all() {
-            let n = (temp.plane(d) & h.cell_set()).len();
+            let n = (temp.plane(d) & hs).len();
             if n != 0 && n != 2 {
                 return false;
             }
         }
     }
-    let bug_cells = &bug_cells[..n_bug];
-    let common = common.unwrap_or(CellSet::EMPTY);
+    let bug_cells = &bug_cells.as_ref()[..n_bug];
+    let common = common.unwrap_or(S::Set::EMPTY);
     if n_bug == 1 {
         let c = bug_cells[0];
         let rem = board.candidates(c) - all_values;
@@ -96,26 +101,26 @@ pub fn find_bug(board: &Board, step: &mut Step) -> bool {
         if type2(board, bug_set, all_values, common, step) {
             return true;
         }
-        if n_bug == 2 && type4(board, bug_cells, &bug_values, all_values, step) {
+        if n_bug == 2 && type4(g, board, bug_cells, &bug_values, all_values, step) {
             return true;
         }
     } else if !common.is_empty() {
-        if n_bug == 2 && type4(board, bug_cells, &bug_values, all_values, step) {
+        if n_bug == 2 && type4(g, board, bug_cells, &bug_values, all_values, step) {
             return true;
         }
-        if type3(board, bug_cells, bug_set, all_values, common, step) {
+        if type3(g, board, bug_cells, bug_set, all_values, common, step) {
             return true;
         }
     }
     false
 }
 
-fn type2(
-    board: &Board,
-    bug_set: CellSet,
+fn type2<S: Size>(
+    board: &Board<S>,
+    bug_set: S::Set,
     values: DigitSet,
-    common: CellSet,
-    step: &mut Step,
+    common: S::Set,
+    step: &mut Step<S>,
 ) -> bool {
     let Some(v) = values.first() else {
         return false;
@@ -131,16 +136,24 @@ fn type2(
     true
 }
 
-fn shared_houses(cells: &[Cell]) -> impl Iterator<Item = House> + '_ {
-    houses_box_row_col().filter(move |h| cells.iter().all(|&c| h.cell_set().contains(c)))
+/// The houses (in SE's order) holding all of `cells`.
+fn shared_houses<'a, S: Size>(
+    g: &'a Geometry<S>,
+    cells: &'a [Cell],
+) -> impl Iterator<Item = usize> + 'a {
+    g.order_brc()
+        .iter()
+        .map(|&h| h as usize)
+        .filter(move |&h| cells.iter().all(|&c| g.house_set(h).contains(c)))
 }
 
-fn type4(
-    board: &Board,
+fn type4<S: Size>(
+    g: &Geometry<S>,
+    board: &Board<S>,
     bug_cells: &[Cell],
-    bug_values: &[DigitSet; 81],
+    bug_values: &S::Cells<DigitSet>,
     all_values: DigitSet,
-    step: &mut Step,
+    step: &mut Step<S>,
 ) -> bool {
     let (c1, c2) = (bug_cells[0], bug_cells[1]);
     let common = (board.candidates(c1) & board.candidates(c2)) - all_values;
@@ -150,7 +163,7 @@ fn type4(
     let Some(v) = common.first() else {
         return false;
     };
-    let Some(h) = shared_houses(&bug_cells[..2]).next() else {
+    let Some(h) = shared_houses(g, &bug_cells[..2]).next() else {
         return false;
     };
     step.reset(Technique::BugType4);
@@ -160,24 +173,25 @@ fn type4(
             step.eliminate(c, d);
         }
     }
-    step.cells = CellSet::single(c1) | CellSet::single(c2);
+    step.cells = S::Set::single(c1) | S::Set::single(c2);
     step.digits = all_values | common;
     step.base.insert(h);
     let _ = v;
     !step.is_empty()
 }
 
-fn type3(
-    board: &Board,
+fn type3<S: Size>(
+    g: &Geometry<S>,
+    board: &Board<S>,
     bug_cells: &[Cell],
-    bug_set: CellSet,
+    bug_set: S::Set,
     all_values: DigitSet,
-    common: CellSet,
-    step: &mut Step,
+    common: S::Set,
+    step: &mut Step<S>,
 ) -> bool {
-    for h in shared_houses(bug_cells) {
-        let region_cells = common & h.cell_set();
-        let mut list = [Cell::new(0); 9];
+    for h in shared_houses(g, bug_cells) {
+        let region_cells = common & g.house_set(h);
+        let mut list = [Cell::default(); 9];
         let mut n = 0usize;
         for c in region_cells {
             list[n] = c;
@@ -188,7 +202,7 @@ fn type3(
                 continue;
             }
             'perm: for mask in combinations(n as u32, degree - 1) {
-                let mut naked = CellSet::EMPTY;
+                let mut naked = S::Set::EMPTY;
                 let mut other = DigitSet::EMPTY;
                 let mut union = all_values;
                 if all_values.len() < 2 {
@@ -210,7 +224,7 @@ fn type3(
                 }
                 let erasable = region_cells - naked - bug_set;
                 let mut any = false;
-                let mut elim = [CellSet::EMPTY; 9];
+                let mut elim = [S::Set::EMPTY; 9];
                 for d in union {
                     let e = board.plane(d) & erasable;
                     any |= !e.is_empty();
@@ -234,7 +248,7 @@ fn type3(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::logic::testutil::{board_from_marks, elims};
+    use crate::core::logic::testutil::{board_from_marks, cg, elims};
 
     /// The solved grid 123456789/456789123/... with r1c1, r1c2, r4c1, r4c2 opened again
     /// with {1,2}: a bivalue grave (each house sees 1 and 2 twice). `r4c2` gets `extra`.
@@ -270,7 +284,7 @@ mod tests {
     fn type_1_single_bug_cell() {
         let b = grave("127", "12");
         let mut s = Step::default();
-        assert!(find_bug(&b, &mut s));
+        assert!(find_bug(cg(), &b, &mut s));
         assert_eq!(s.technique, Technique::BugType1);
         assert_eq!(s.difficulty, 56);
         assert_eq!(elims(&s), ["r4c2<>1", "r4c2<>2"]);
@@ -283,7 +297,7 @@ mod tests {
         // either (two BUG cells).
         let b = grave("127", "127");
         let mut s = Step::default();
-        assert!(!find_bug(&b, &mut s));
+        assert!(!find_bug(cg(), &b, &mut s));
     }
 
     #[test]
@@ -297,6 +311,6 @@ mod tests {
         b2.eliminate(Cell::at(3, 1), Digit::new(7));
         let mut s = Step::default();
         // Pure grave (no extra candidate at all): SE finds no BUG cell and no hint.
-        assert!(!find_bug(&b2, &mut s));
+        assert!(!find_bug(cg(), &b2, &mut s));
     }
 }

@@ -9,32 +9,55 @@
 //! base line must hold at least two candidates.
 
 use super::{Board, Step, Technique, combos};
-use crate::core::bitboard::CellSet;
-use crate::core::index::{Digit, House};
+use crate::core::geometry::{CellBits, FishSystem, Geometry, Size};
+use crate::core::index::Digit;
 
-/// For one digit: the positions (bit `j` = cross line `j`) of its candidates in each line,
-/// `[0]` indexed by row (positions = columns), `[1]` by column (positions = rows).
-fn line_masks(plane: CellSet) -> [[u16; 9]; 2] {
+/// For one digit: the positions (bit `j` = cross line `j`) of its candidates in each line of
+/// the system, `[0]` indexed by row (positions = columns), `[1]` by column (positions =
+/// rows).
+fn line_masks<S: Size>(sys: &FishSystem<S>, plane: S::Set) -> [[u16; 9]; 2] {
     let mut m = [[0u16; 9]; 2];
-    for c in plane {
-        let (r, col) = (c.row() as usize, c.col() as usize);
+    for c in plane & sys.cells {
+        let at = sys.at[c.index()];
+        let (r, col) = ((at >> 4) as usize, (at & 15) as usize);
         m[0][r] |= 1 << col;
         m[1][col] |= 1 << r;
     }
     m
 }
 
-/// The first fish of size `degree` (2..=4) that removes something.
-pub fn find_fish(board: &Board, degree: u32, step: &mut Step) -> bool {
+/// The first fish of size `degree` (2..=4) that removes something. On Samurai, each grid's
+/// rows and columns form a system of their own, searched grid by grid.
+pub fn find_fish<S: Size>(
+    g: &Geometry<S>,
+    board: &Board<S>,
+    degree: u32,
+    step: &mut Step<S>,
+) -> bool {
+    for sys in g.fish_systems() {
+        if find_in(g, sys, board, degree, step) {
+            return true;
+        }
+    }
+    false
+}
+
+fn find_in<S: Size>(
+    g: &Geometry<S>,
+    sys: &FishSystem<S>,
+    board: &Board<S>,
+    degree: u32,
+    step: &mut Step<S>,
+) -> bool {
     // Per digit: line masks, and the base lines that can take part (2..=degree places:
     // SE's `searchCommonTuple` needs more than one, and the union has `degree`).
     let mut masks = [[[0u16; 9]; 2]; 9];
     let mut allowed = [[0u16; 2]; 9];
     for d in Digit::all() {
-        if board.placed(d).len() + degree * 2 > 9 {
+        if (board.placed(d) & sys.cells).len() + degree * 2 > 9 {
             continue;
         }
-        let m = line_masks(board.plane(d));
+        let m = line_masks(sys, board.plane(d));
         for dir in 0..2 {
             for (i, &p) in m[dir].iter().enumerate() {
                 if (2..=degree).contains(&p.count_ones()) {
@@ -48,16 +71,16 @@ pub fn find_fish(board: &Board, degree: u32, step: &mut Step) -> bool {
     for dir in [1usize, 0] {
         let base_line = |i: usize| {
             if dir == 1 {
-                House::column(i as u8)
+                sys.cols[i] as usize
             } else {
-                House::row(i as u8)
+                sys.rows[i] as usize
             }
         };
         let cover_line = |i: usize| {
             if dir == 1 {
-                House::row(i as u8)
+                sys.rows[i] as usize
             } else {
-                House::column(i as u8)
+                sys.cols[i] as usize
             }
         };
         for &mask in combos(degree) {
@@ -67,20 +90,20 @@ pub fn find_fish(board: &Board, degree: u32, step: &mut Step) -> bool {
                     continue;
                 }
                 let mut cover = 0u16;
-                let mut base_cells = CellSet::EMPTY;
+                let mut base_cells = S::Set::EMPTY;
                 for (i, &m) in masks[di][dir].iter().enumerate() {
                     if mask & (1 << i) != 0 {
                         cover |= m;
-                        base_cells |= base_line(i).cell_set();
+                        base_cells |= g.house_set(base_line(i));
                     }
                 }
                 if cover.count_ones() != degree {
                     continue;
                 }
-                let mut cover_cells = CellSet::EMPTY;
+                let mut cover_cells = S::Set::EMPTY;
                 for j in 0..9 {
                     if cover & (1 << j) != 0 {
-                        cover_cells |= cover_line(j).cell_set();
+                        cover_cells |= g.house_set(cover_line(j));
                     }
                 }
                 let plane = board.plane(d);
@@ -114,8 +137,8 @@ pub fn find_fish(board: &Board, degree: u32, step: &mut Step) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::index::Cell;
-    use crate::core::logic::testutil::elims;
+    use crate::core::index::{Cell, House};
+    use crate::core::logic::testutil::{cg, elims};
 
     #[test]
     fn x_wing_in_rows() {
@@ -128,11 +151,14 @@ mod tests {
             }
         }
         let mut s = Step::default();
-        assert!(find_fish(&b, 2, &mut s));
+        assert!(find_fish(cg(), &b, 2, &mut s));
         assert_eq!(s.technique, Technique::XWing);
         assert_eq!(s.difficulty, 32);
-        assert!(s.base.contains(House::row(1)) && s.base.contains(House::row(5)));
-        assert!(s.cover.contains(House::column(2)) && s.cover.contains(House::column(6)));
+        assert!(s.base.contains(House::row(1).index()) && s.base.contains(House::row(5).index()));
+        assert!(
+            s.cover.contains(House::column(2).index())
+                && s.cover.contains(House::column(6).index())
+        );
         assert_eq!(
             elims(&s),
             [
@@ -140,7 +166,7 @@ mod tests {
                 "r5c7<>7", "r7c3<>7", "r7c7<>7", "r8c3<>7", "r8c7<>7", "r9c3<>7", "r9c7<>7"
             ]
         );
-        assert!(!find_fish(&b, 3, &mut s), "no swordfish");
+        assert!(!find_fish(cg(), &b, 3, &mut s), "no swordfish");
     }
 
     #[test]
@@ -155,8 +181,8 @@ mod tests {
             }
         }
         let mut s = Step::default();
-        assert!(!find_fish(&b, 2, &mut s), "no x-wing");
-        assert!(find_fish(&b, 3, &mut s));
+        assert!(!find_fish(cg(), &b, 2, &mut s), "no x-wing");
+        assert!(find_fish(cg(), &b, 3, &mut s));
         assert_eq!(s.technique, Technique::Swordfish);
         assert_eq!(s.difficulty, 38);
         assert_eq!(s.elimination_count(), 18);

@@ -14,84 +14,84 @@
 //! (column, box), (row, box); then digits 1-9; then the first house, then the second.
 
 use super::{Board, Step, Technique};
-use crate::core::index::{House, HouseKind};
-
-/// The four (first, second) house-kind pairs in SE's order.
-const PAIRS: [(HouseKind, HouseKind); 4] = [
-    (HouseKind::Box, HouseKind::Column),
-    (HouseKind::Box, HouseKind::Row),
-    (HouseKind::Column, HouseKind::Box),
-    (HouseKind::Row, HouseKind::Box),
-];
-
-#[inline]
-fn house(kind: HouseKind, i: u8) -> House {
-    match kind {
-        HouseKind::Row => House::row(i),
-        HouseKind::Column => House::column(i),
-        _ => House::boxed(i),
-    }
-}
+use crate::core::geometry::{CellBits, Geometry, Size};
+use crate::core::index::Digit;
 
 /// Pointing or claiming (`direct == false`), or direct pointing or direct claiming
 /// (`direct == true`): the first in SE's order.
-pub fn find_locked_candidates(board: &Board, direct: bool, step: &mut Step) -> bool {
-    for (k1, k2) in PAIRS {
-        for d in crate::core::index::Digit::all() {
+///
+/// The pairs of houses come from the geometry's locking groups: on the classic grid SE's
+/// four kinds of pairs; other shapes add the pairs of their extra houses (a diagonal or a
+/// window with a box, two lines of different Samurai grids sharing a box). A step whose
+/// first house is a block (box, region, window) is pointing, else claiming.
+pub fn find_locked_candidates<S: Size>(
+    g: &Geometry<S>,
+    board: &Board<S>,
+    direct: bool,
+    step: &mut Step<S>,
+) -> bool {
+    for group in g.lock_groups() {
+        if group.is_empty() {
+            continue;
+        }
+        for d in Digit::all() {
             let plane = board.plane(d);
-            for i1 in 0..9 {
-                let r1 = house(k1, i1);
-                let pos = plane & r1.cell_set();
+            for &(h1, h2) in group {
+                let house1 = g.house(h1 as usize);
+                let r1 = house1.set;
+                let pos = plane & r1;
                 if pos.len() < 2 {
                     continue;
                 }
-                for i2 in 0..9 {
-                    let r2 = house(k2, i2);
-                    let c2 = r2.cell_set();
-                    if (r1.cell_set() & c2).is_empty() || !(pos - c2).is_empty() {
+                let c2 = g.house_set(h2 as usize);
+                if !(pos - c2).is_empty() {
+                    continue;
+                }
+                let pointing = house1.kind.is_block();
+                if direct {
+                    // SE `lookForFollowingHiddenSingles`: another house of the first
+                    // kind, crossing the second house, left with one place.
+                    for &h3 in g.houses_of_kind(house1.kind) {
+                        if h3 == h1 {
+                            continue;
+                        }
+                        let c3 = g.house_set(h3 as usize);
+                        if (c3 & c2).is_empty() {
+                            continue;
+                        }
+                        let p3 = plane & c3;
+                        if p3.len() < 2 {
+                            continue;
+                        }
+                        let rest = p3 - c2;
+                        if rest.len() == 1 {
+                            let Some(hc) = rest.first() else { continue };
+                            step.reset(if pointing {
+                                Technique::DirectPointing
+                            } else {
+                                Technique::DirectClaiming
+                            });
+                            // SE's `DirectLockingHint` passes an empty map of
+                            // removable candidates: only the single is placed.
+                            step.placement = Some((hc, d));
+                            fill(step, pos, d, h1 as usize, h2 as usize);
+                            step.base.insert(h3 as usize);
+                            return true;
+                        }
+                    }
+                } else {
+                    let elim = (plane & c2) - r1;
+                    if elim.is_empty() {
                         continue;
                     }
-                    let elim = (plane & c2) - r1.cell_set();
-                    let pointing = k1 == HouseKind::Box;
-                    if direct {
-                        // SE `lookForFollowingHiddenSingles`: another house of the first
-                        // kind, crossing the second house, left with one place.
-                        for i3 in (0..9).filter(|&i| i != i1) {
-                            let r3 = house(k1, i3);
-                            let c3 = r3.cell_set();
-                            if (c3 & c2).is_empty() {
-                                continue;
-                            }
-                            let p3 = plane & c3;
-                            if p3.len() < 2 {
-                                continue;
-                            }
-                            let rest = p3 - c2;
-                            if rest.len() == 1 {
-                                let Some(hc) = rest.first() else { continue };
-                                step.reset(if pointing {
-                                    Technique::DirectPointing
-                                } else {
-                                    Technique::DirectClaiming
-                                });
-                                // SE's `DirectLockingHint` passes an empty map of
-                                // removable candidates: only the single is placed.
-                                step.placement = Some((hc, d));
-                                fill(step, pos, d, r1, r2);
-                                step.base.insert(r3);
-                                return true;
-                            }
-                        }
-                    } else if !elim.is_empty() {
-                        step.reset(if pointing {
-                            Technique::Pointing
-                        } else {
-                            Technique::Claiming
-                        });
-                        step.eliminations[d.index()] = elim;
-                        fill(step, pos, d, r1, r2);
-                        return true;
-                    }
+                    step.reset(if pointing {
+                        Technique::Pointing
+                    } else {
+                        Technique::Claiming
+                    });
+                    step.eliminations[d.index()] = elim;
+                    fill(step, pos, d, h1 as usize, h2 as usize);
+                    return true;
                 }
             }
         }
@@ -99,13 +99,7 @@ pub fn find_locked_candidates(board: &Board, direct: bool, step: &mut Step) -> b
     false
 }
 
-fn fill(
-    step: &mut Step,
-    pos: crate::core::bitboard::CellSet,
-    d: crate::core::index::Digit,
-    r1: House,
-    r2: House,
-) {
+fn fill<S: Size>(step: &mut Step<S>, pos: S::Set, d: Digit, r1: usize, r2: usize) {
     step.cells = pos;
     step.digits.insert(d);
     step.base.insert(r1);
@@ -115,8 +109,8 @@ fn fill(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::index::{Cell, Digit};
-    use crate::core::logic::testutil::{board_with, elims};
+    use crate::core::index::{Cell, Digit, House};
+    use crate::core::logic::testutil::{board_with, cg, elims};
 
     #[test]
     fn pointing_removes_from_the_line() {
@@ -127,7 +121,7 @@ mod tests {
             b.eliminate(Cell::at(2, c), Digit::new(4));
         }
         let mut s = Step::default();
-        assert!(find_locked_candidates(&b, false, &mut s));
+        assert!(find_locked_candidates(cg(), &b, false, &mut s));
         assert_eq!(s.technique, Technique::Pointing);
         assert_eq!(s.difficulty, 26);
         assert_eq!(
@@ -136,9 +130,11 @@ mod tests {
                 "r2c4<>4", "r2c5<>4", "r2c6<>4", "r2c7<>4", "r2c8<>4", "r2c9<>4"
             ]
         );
-        assert!(s.base.contains(House::boxed(0)) && s.cover.contains(House::row(1)));
+        assert!(
+            s.base.contains(House::boxed(0).index()) && s.cover.contains(House::row(1).index())
+        );
         // Not direct: box 2 and box 3 keep many places after the removal.
-        assert!(!find_locked_candidates(&b, true, &mut s));
+        assert!(!find_locked_candidates(cg(), &b, true, &mut s));
     }
 
     #[test]
@@ -150,7 +146,7 @@ mod tests {
         }
         // Make sure no pointing comes first: boxes 1 and 2 still have 6 in rows 2, 3.
         let mut s = Step::default();
-        assert!(find_locked_candidates(&b, false, &mut s));
+        assert!(find_locked_candidates(cg(), &b, false, &mut s));
         assert_eq!(s.technique, Technique::Claiming);
         assert_eq!(s.difficulty, 28);
         assert_eq!(
@@ -176,19 +172,19 @@ mod tests {
             b.eliminate(Cell::at(r, c), two);
         }
         let mut s = Step::default();
-        assert!(find_locked_candidates(&b, true, &mut s));
+        assert!(find_locked_candidates(cg(), &b, true, &mut s));
         assert_eq!(s.technique, Technique::DirectPointing);
         assert_eq!(s.difficulty, 17);
         assert_eq!(s.placement, Some((Cell::at(4, 1), two)));
         // Like SE, the direct hint places the single and removes nothing.
         assert!(elims(&s).is_empty());
-        assert!(s.cover.contains(House::column(0)));
+        assert!(s.cover.contains(House::column(0).index()));
     }
 
     #[test]
     fn nothing_on_an_empty_board() {
         let mut s = Step::default();
-        assert!(!find_locked_candidates(&Board::EMPTY, false, &mut s));
-        assert!(!find_locked_candidates(&Board::EMPTY, true, &mut s));
+        assert!(!find_locked_candidates(cg(), &Board::EMPTY, false, &mut s));
+        assert!(!find_locked_candidates(cg(), &Board::EMPTY, true, &mut s));
     }
 }

@@ -52,8 +52,9 @@
 use std::fmt;
 
 use super::bitboard::{CellSet, DigitSet};
+use super::geometry::{Arr, CellBits, Geometry, S81, Size};
 use super::grid::Grid;
-use super::index::{Cell, Digit, House, PEERS};
+use super::index::{Cell, Digit};
 
 pub mod aligned_exclusion;
 pub mod bug;
@@ -67,14 +68,15 @@ pub mod uniqueness;
 pub mod wings;
 
 /// The candidate state: values, per-cell candidates and per-digit candidate planes, always
-/// in sync. `Copy` (about 550 bytes), so a chain search can branch by copying it.
+/// in sync. `Copy` (about 550 bytes on 81-cell shapes), so a chain search can branch by
+/// copying it. The geometry it lives on is passed to the methods that need peers.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub struct Board {
-    values: [u8; 81],
-    cands: [DigitSet; 81],
-    planes: [CellSet; 9],
-    placed: [CellSet; 9],
-    empty: CellSet,
+pub struct Board<S: Size = S81> {
+    values: S::Cells<u8>,
+    cands: S::Cells<DigitSet>,
+    planes: [S::Set; 9],
+    placed: [S::Set; 9],
+    empty: S::Set,
 }
 
 const _: () = assert!(
@@ -89,7 +91,7 @@ impl Default for Board {
 }
 
 impl Board {
-    /// The board of the empty grid: every cell empty with all nine candidates.
+    /// The board of the empty classic grid: every cell empty with all nine candidates.
     pub const EMPTY: Board = Board {
         values: [0; 81],
         cands: [DigitSet::ALL; 81],
@@ -98,19 +100,18 @@ impl Board {
         empty: CellSet::ALL,
     };
 
-    /// The board of a puzzle: givens placed, the candidates of every empty cell being the
-    /// digits that no peer holds (Sudoku Explainer's `rebuildPotentialValues`).
+    /// The board of a puzzle on an 81-cell geometry: givens placed, the candidates of every
+    /// empty cell being the digits that no peer holds (Sudoku Explainer's
+    /// `rebuildPotentialValues`).
     ///
     /// Givens that break a rule are placed anyway (the later one removes nothing it cannot);
-    /// check [`Grid::check_givens`] first when the input is not known to be valid.
-    pub fn from_grid(grid: &Grid) -> Board {
-        let mut b = Board::EMPTY;
+    /// check the givens first when the input is not known to be valid.
+    pub fn from_grid(g: &Geometry<S81>, grid: &Grid) -> Board {
+        let mut values = [0u8; 81];
         for c in Cell::all() {
-            if let Some(d) = grid.digit(c) {
-                b.place(c, d);
-            }
+            values[c.index()] = grid.value(c);
         }
-        b
+        Board::from_values(g, &values)
     }
 
     /// A board from 81 whitespace-separated cells of pencil marks, taken literally (as
@@ -143,19 +144,52 @@ impl Board {
         (n == 81).then(|| Board::from_parts(&values, &cands))
     }
 
+    /// The values as a [`Grid`].
+    pub fn to_grid(&self) -> Grid {
+        // Values are 0..=9 by construction.
+        Grid::from_values(self.values).unwrap_or_default()
+    }
+}
+
+impl<S: Size> Board<S> {
+    /// The board of the empty grid of geometry `g`: every cell empty with all nine
+    /// candidates.
+    pub fn full(g: &Geometry<S>) -> Board<S> {
+        let all = g.all_cells();
+        Board {
+            values: S::Cells::splat(0),
+            cands: S::Cells::splat(DigitSet::ALL),
+            planes: [all; 9],
+            placed: [S::Set::EMPTY; 9],
+            empty: all,
+        }
+    }
+
+    /// The board of a puzzle given by its values (0 for an empty cell), see
+    /// [`Board::from_grid`].
+    pub fn from_values(g: &Geometry<S>, values: &S::Cells<u8>) -> Board<S> {
+        let mut b = Board::full(g);
+        for c in g.cells() {
+            if let v @ 1..=9 = values[c.index()] {
+                b.place(g, c, Digit::new(v));
+            }
+        }
+        b
+    }
+
     /// A board from explicit parts: `values` (0 for empty) and the candidates of each empty
     /// cell, taken as given (no peer is cancelled). Candidates of solved cells and values
     /// above 9 are ignored. For tests and for callers that track candidates themselves.
-    pub fn from_parts(values: &[u8; 81], cands: &[DigitSet; 81]) -> Board {
-        let mut b = Board {
-            values: [0; 81],
-            cands: [DigitSet::EMPTY; 81],
-            planes: [CellSet::EMPTY; 9],
-            placed: [CellSet::EMPTY; 9],
-            empty: CellSet::EMPTY,
+    pub fn from_parts(values: &S::Cells<u8>, cands: &S::Cells<DigitSet>) -> Board<S> {
+        let mut b = Board::<S> {
+            values: S::Cells::splat(0),
+            cands: S::Cells::splat(DigitSet::EMPTY),
+            planes: [S::Set::EMPTY; 9],
+            placed: [S::Set::EMPTY; 9],
+            empty: S::Set::EMPTY,
         };
-        for c in Cell::all() {
-            let i = c.index();
+        for i in 0..S::CELLS {
+            let c = Cell::from_index(i);
             match values[i] {
                 v @ 1..=9 => {
                     b.values[i] = v;
@@ -173,10 +207,10 @@ impl Board {
         b
     }
 
-    /// The values as a [`Grid`].
-    pub fn to_grid(&self) -> Grid {
-        // Values are 0..=9 by construction.
-        Grid::from_values(self.values).unwrap_or_default()
+    /// The values, one per cell (0 for an empty cell).
+    #[inline]
+    pub fn values(&self) -> &S::Cells<u8> {
+        &self.values
     }
 
     /// The digit in `cell`, if any.
@@ -196,19 +230,19 @@ impl Board {
 
     /// The cells where `digit` is still a candidate (solved cells never are).
     #[inline]
-    pub fn plane(&self, digit: Digit) -> CellSet {
+    pub fn plane(&self, digit: Digit) -> S::Set {
         self.planes[digit.index()]
     }
 
     /// The cells holding `digit`.
     #[inline]
-    pub fn placed(&self, digit: Digit) -> CellSet {
+    pub fn placed(&self, digit: Digit) -> S::Set {
         self.placed[digit.index()]
     }
 
     /// The cells with no digit yet.
     #[inline]
-    pub fn empty(&self) -> CellSet {
+    pub fn empty(&self) -> S::Set {
         self.empty
     }
 
@@ -224,15 +258,15 @@ impl Board {
         self.planes[digit.index()].contains(cell)
     }
 
-    /// Number of empty cells in `house`.
+    /// Number of empty cells among `cells` (a house's set).
     #[inline]
-    pub fn empty_in(&self, house: House) -> u32 {
-        (self.empty & house.cell_set()).len()
+    pub fn empty_in(&self, cells: S::Set) -> u32 {
+        (self.empty & cells).len()
     }
 
     /// Places `digit` in `cell` and removes it from the candidates of the peers
     /// (SE's `setValueAndCancel`). Placing into a solved cell does nothing.
-    pub fn place(&mut self, cell: Cell, digit: Digit) {
+    pub fn place(&mut self, g: &Geometry<S>, cell: Cell, digit: Digit) {
         let i = cell.index();
         if self.values[i] != 0 {
             return;
@@ -245,7 +279,7 @@ impl Board {
         self.empty.remove(cell);
         self.placed[digit.index()].insert(cell);
         let d = digit.index();
-        let hit = self.planes[d] & PEERS[i];
+        let hit = self.planes[d] & g.peers(cell);
         for p in hit {
             self.cands[p.index()].remove(digit);
         }
@@ -265,7 +299,7 @@ impl Board {
 
     /// Removes candidate `digit` from every cell of `cells`.
     #[inline]
-    pub fn eliminate_all(&mut self, digit: Digit, cells: CellSet) {
+    pub fn eliminate_all(&mut self, digit: Digit, cells: S::Set) {
         let hit = self.planes[digit.index()] & cells;
         for c in hit {
             self.cands[c.index()].remove(digit);
@@ -275,7 +309,7 @@ impl Board {
 
     /// True when applying `step` would change the board: it removes a candidate that is
     /// present, or places a digit in an empty cell.
-    pub fn changed_by(&self, step: &Step) -> bool {
+    pub fn changed_by(&self, step: &Step<S>) -> bool {
         let removes = (0..9).any(|d| !(self.planes[d] & step.eliminations[d]).is_empty());
         let places = step
             .placement
@@ -285,71 +319,71 @@ impl Board {
 
     /// Applies a step the way SE's `IndirectHint.apply` does: eliminations first, then the
     /// placement, if any.
-    pub fn apply(&mut self, step: &Step) {
+    pub fn apply(&mut self, g: &Geometry<S>, step: &Step<S>) {
         for d in Digit::all() {
             self.eliminate_all(d, step.eliminations[d.index()]);
         }
         if let Some((c, d)) = step.placement {
-            self.place(c, d);
+            self.place(g, c, d);
         }
     }
 }
 
-impl fmt::Debug for Board {
+impl<S: Size> fmt::Debug for Board<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Board({})", self.to_grid())
+        f.write_str("Board(")?;
+        for &v in self.values.as_ref() {
+            f.write_str(if v == 0 { "." } else { "" })?;
+            if v != 0 {
+                write!(f, "{v}")?;
+            }
+        }
+        f.write_str(")")
     }
 }
 
-/// A set of houses (rows `0..9`, columns `9..18`, boxes `18..27`), one bit per house.
+/// The houses of a step's pattern (ids of its geometry), at most six, in increasing order.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct HouseSet(u32);
+pub struct HouseList {
+    ids: [u8; 6],
+    n: u8,
+}
 
-impl HouseSet {
+impl HouseList {
     /// No house.
-    pub const EMPTY: HouseSet = HouseSet(0);
+    pub const EMPTY: HouseList = HouseList { ids: [0; 6], n: 0 };
 
-    /// The set holding only `h`.
-    #[inline]
-    pub const fn single(h: House) -> HouseSet {
-        HouseSet(1 << h.index())
+    /// Adds house `h` (kept sorted, without repeats; a seventh house is dropped).
+    pub fn insert(&mut self, h: usize) {
+        let h = h as u8;
+        let n = self.n as usize;
+        let at = self.ids[..n].partition_point(|&x| x < h);
+        if (at < n && self.ids[at] == h) || n == self.ids.len() {
+            return;
+        }
+        self.ids.copy_within(at..n, at + 1);
+        self.ids[at] = h;
+        self.n += 1;
     }
 
-    /// Adds `h`.
-    #[inline]
-    pub fn insert(&mut self, h: House) {
-        self.0 |= 1 << h.index();
-    }
-
-    /// True when `h` is in the set.
-    #[inline]
-    pub const fn contains(self, h: House) -> bool {
-        self.0 & (1 << h.index()) != 0
+    /// True when `h` is in the list.
+    pub fn contains(&self, h: usize) -> bool {
+        self.ids[..self.n as usize].contains(&(h as u8))
     }
 
     /// Number of houses.
-    #[inline]
-    pub const fn len(self) -> u32 {
-        self.0.count_ones()
+    pub const fn len(&self) -> usize {
+        self.n as usize
     }
 
     /// True when empty.
-    #[inline]
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
+    pub const fn is_empty(&self) -> bool {
+        self.n == 0
     }
 
-    /// The houses in index order (rows, then columns, then boxes).
-    pub fn iter(self) -> impl Iterator<Item = House> {
-        let mut bits = self.0;
-        std::iter::from_fn(move || {
-            if bits == 0 {
-                return None;
-            }
-            let i = bits.trailing_zeros() as u8;
-            bits &= bits - 1;
-            Some(House::new(i))
-        })
+    /// The houses in increasing id order.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.ids[..self.n as usize].iter().map(|&h| h as usize)
     }
 }
 
@@ -512,7 +546,7 @@ pub fn length_bonus(length: u32) -> Tenths {
 /// A step places at most one digit (SE's hints do) and eliminates any number of candidates,
 /// kept as one [`CellSet`] per digit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Step {
+pub struct Step<S: Size = S81> {
     /// The technique.
     pub technique: Technique,
     /// The rating of this step in tenths: the technique's base rating plus SE's bonuses.
@@ -520,40 +554,40 @@ pub struct Step {
     /// The digit this step places, if any.
     pub placement: Option<(Cell, Digit)>,
     /// Candidates removed: `eliminations[d]` holds the cells losing digit `d+1`.
-    pub eliminations: [CellSet; 9],
+    pub eliminations: [S::Set; 9],
     /// The cells forming the pattern (the pair's cells, the wing's pivot and pincers, the
     /// rectangle's corners, the fish's candidates, ...).
-    pub cells: CellSet,
+    pub cells: S::Set,
     /// The digits of the pattern (the fish's digit, the pair's digits, ...).
     pub digits: DigitSet,
     /// The houses where the pattern lives (the box of a pointing, the base lines of a fish,
     /// the house of a subset).
-    pub base: HouseSet,
+    pub base: HouseList,
     /// The houses where it eliminates (the line of a pointing, the cover lines of a fish).
-    pub cover: HouseSet,
+    pub cover: HouseList,
     /// A size that matters for the rating: the loop length of unique loops, the chain
     /// length for chains; 0 when unused.
     pub size: u16,
 }
 
-impl Default for Step {
+impl<S: Size> Default for Step<S> {
     fn default() -> Self {
         Step::new(Technique::NakedSingle)
     }
 }
 
-impl Step {
+impl<S: Size> Step<S> {
     /// An empty step of `technique` at its base rating.
-    pub const fn new(technique: Technique) -> Step {
+    pub fn new(technique: Technique) -> Step<S> {
         Step {
             technique,
             difficulty: technique.base_rating(),
             placement: None,
-            eliminations: [CellSet::EMPTY; 9],
-            cells: CellSet::EMPTY,
+            eliminations: [S::Set::EMPTY; 9],
+            cells: S::Set::EMPTY,
             digits: DigitSet::EMPTY,
-            base: HouseSet::EMPTY,
-            cover: HouseSet::EMPTY,
+            base: HouseList::EMPTY,
+            cover: HouseList::EMPTY,
             size: 0,
         }
     }
@@ -585,8 +619,8 @@ impl Step {
         let all = self
             .eliminations
             .iter()
-            .fold(CellSet::EMPTY, |acc, &s| acc | s);
-        all.iter().flat_map(move |c| {
+            .fold(S::Set::EMPTY, |acc, &s| acc | s);
+        all.into_iter().flat_map(move |c| {
             Digit::all()
                 .filter(move |d| self.eliminations[d.index()].contains(c))
                 .map(move |d| (c, d))
@@ -642,19 +676,19 @@ impl Budget {
 /// Working memory shared by the non-chaining techniques, built once per worker and reused
 /// for every puzzle (nothing in it survives from one call to the next).
 #[derive(Clone, Debug)]
-pub struct Scratch {
-    pub(crate) loops: uniqueness::LoopScratch,
+pub struct Scratch<S: Size = S81> {
+    pub(crate) loops: uniqueness::LoopScratch<S>,
 }
 
-impl Default for Scratch {
+impl<S: Size> Default for Scratch<S> {
     fn default() -> Self {
         Scratch::new()
     }
 }
 
-impl Scratch {
+impl<S: Size> Scratch<S> {
     /// Fresh scratch.
-    pub fn new() -> Scratch {
+    pub fn new() -> Scratch<S> {
         Scratch {
             loops: uniqueness::LoopScratch::new(),
         }
@@ -705,11 +739,16 @@ pub(crate) fn combos(k: u32) -> &'static [u16] {
 pub(crate) mod testutil {
     use super::*;
 
+    /// The classic geometry.
+    pub(crate) fn cg() -> &'static Geometry<S81> {
+        crate::core::geometry::classic()
+    }
+
     /// A board with the given `(row, column, digit)` givens (0-based row and column).
     pub(crate) fn board_with(givens: &[(u8, u8, u8)]) -> Board {
         let mut b = Board::EMPTY;
         for &(r, c, d) in givens {
-            b.place(Cell::at(r, c), Digit::new(d));
+            b.place(cg(), Cell::at(r, c), Digit::new(d));
         }
         b
     }
@@ -771,9 +810,10 @@ mod tests {
             "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
                 .parse()
                 .unwrap();
-        let mut b = Board::from_grid(&g);
+        let geo = crate::core::geometry::classic();
+        let mut b = Board::from_grid(geo, &g);
         b.eliminate(Cell::at(0, 1), Digit::new(2));
-        b.place(Cell::at(0, 2), Digit::new(9));
+        b.place(geo, Cell::at(0, 2), Digit::new(9));
         for c in Cell::all() {
             for d in Digit::all() {
                 assert_eq!(b.candidates(c).contains(d), b.plane(d).contains(c));

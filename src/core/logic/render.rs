@@ -8,23 +8,24 @@ use std::fmt::{self, Write as _};
 
 use serde::Serialize;
 
-use super::{HouseSet, Step, Technique, Tenths};
-use crate::core::bitboard::{CellSet, DigitSet};
+use super::{HouseList, Step, Technique, Tenths};
+use crate::core::bitboard::DigitSet;
+use crate::core::geometry::{Geometry, Size};
 
 /// A rating in tenths as text with one decimal (`32` -> `3.2`).
 pub fn tenths(t: Tenths) -> String {
     format!("{}.{}", t / 10, t % 10)
 }
 
-struct Cells(CellSet);
+struct Cells<'a, S: Size>(&'a Geometry<S>, S::Set);
 
-impl fmt::Display for Cells {
+impl<S: Size> fmt::Display for Cells<'_, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, c) in self.0.iter().enumerate() {
+        for (i, c) in self.1.into_iter().enumerate() {
             if i > 0 {
                 f.write_char(',')?;
             }
-            write!(f, "{c}")?;
+            write!(f, "{}", self.0.cell_name(c))?;
         }
         Ok(())
     }
@@ -44,45 +45,53 @@ impl fmt::Display for Digits {
     }
 }
 
-/// Houses as `rows 2,6` when they are all of one kind, else `row 2, box 3`.
-struct Houses(HouseSet);
+/// Houses as `rows 2,6` (`grid 3 rows 2,6`) when they are all of one kind and grid, else
+/// `row 2, box 3`.
+struct Houses<'a, S: Size>(&'a Geometry<S>, HouseList);
 
-impl fmt::Display for Houses {
+impl<S: Size> fmt::Display for Houses<'_, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut it = self.0.iter();
+        let g = self.0;
+        let mut it = self.1.iter();
         let Some(first) = it.next() else {
             return Ok(());
         };
-        let same = self.0.iter().all(|h| h.kind() == first.kind());
-        if same && self.0.len() > 1 {
-            write!(f, "{}s ", first.kind().name())?;
-            for (i, h) in self.0.iter().enumerate() {
+        let key = |h: usize| (g.house(h).kind, g.house(h).grid);
+        let same = self.1.iter().all(|h| key(h) == key(first));
+        if same && self.1.len() > 1 {
+            let d = g.house(first);
+            if d.grid > 0 {
+                write!(f, "grid {} ", d.grid)?;
+            }
+            write!(f, "{}s ", d.kind.name())?;
+            for (i, h) in self.1.iter().enumerate() {
                 if i > 0 {
                     f.write_char(',')?;
                 }
-                write!(f, "{}", h.ordinal() + 1)?;
+                write!(f, "{}", g.house(h).ordinal + 1)?;
             }
             Ok(())
         } else {
-            for (i, h) in self.0.iter().enumerate() {
+            for (i, h) in self.1.iter().enumerate() {
                 if i > 0 {
                     f.write_str(", ")?;
                 }
-                write!(f, "{h}")?;
+                write!(f, "{}", g.house_name(h))?;
             }
             Ok(())
         }
     }
 }
 
-impl Step {
-    /// The part before the colon: technique and pattern, e.g. `X-wing on 7 in rows 2,6`.
-    pub fn label(&self) -> String {
+impl<S: Size> Step<S> {
+    /// The part before the colon: technique and pattern, e.g. `X-wing on 7 in rows 2,6`,
+    /// with cells and houses named by geometry `g`.
+    pub fn label(&self, g: &Geometry<S>) -> String {
         let name = self.technique.name();
-        let cells = Cells(self.cells);
+        let cells = Cells(g, self.cells);
         let digits = Digits(self.digits);
-        let base = Houses(self.base);
-        let cover = Houses(self.cover);
+        let base = Houses(g, self.base);
+        let cover = Houses(g, self.cover);
         use Technique as T;
         match self.technique {
             T::FullHouse | T::HiddenSingleBox | T::HiddenSingleLine => format!("{name} in {base}"),
@@ -91,7 +100,7 @@ impl Step {
                 // The base set of a direct hint also holds the house of the single.
                 let first = self.base.iter().next();
                 match first {
-                    Some(h) => format!("{name}: {digits} in {h} and {cover}"),
+                    Some(h) => format!("{name}: {digits} in {} and {cover}", g.house_name(h)),
                     None => name.to_string(),
                 }
             }
@@ -125,26 +134,38 @@ impl Step {
             }
         }
     }
+
+    /// The one-line text of the step with names from geometry `g`: `Hidden single in box 3:
+    /// r2c8=5`, `Pointing: 4 in box 1 and row 2: r2c4<>4, ...`; eliminations first, then
+    /// the placement after `; ` when a step has both.
+    pub fn display<'a>(&'a self, g: &'a Geometry<S>) -> StepText<'a, S> {
+        StepText { step: self, g }
+    }
 }
 
-/// `Hidden single in box 3: r2c8=5`, `Pointing: 4 in box 1 and row 2: r2c4<>4, ...`;
-/// eliminations first, then the placement after `; ` when a step has both.
-impl fmt::Display for Step {
+/// A step with the geometry that names its cells (see [`Step::display`]).
+pub struct StepText<'a, S: Size> {
+    step: &'a Step<S>,
+    g: &'a Geometry<S>,
+}
+
+impl<S: Size> fmt::Display for StepText<'_, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: ", self.label())?;
+        let (s, g) = (self.step, self.g);
+        write!(f, "{}: ", s.label(g))?;
         let mut first = true;
-        for (c, d) in self.eliminated() {
+        for (c, d) in s.eliminated() {
             if !first {
                 f.write_str(", ")?;
             }
             first = false;
-            write!(f, "{c}<>{d}")?;
+            write!(f, "{}<>{d}", g.cell_name(c))?;
         }
-        if let Some((c, d)) = self.placement {
+        if let Some((c, d)) = s.placement {
             if !first {
                 f.write_str("; ")?;
             }
-            write!(f, "{c}={d}")?;
+            write!(f, "{}={d}", g.cell_name(c))?;
         }
         Ok(())
     }
@@ -174,8 +195,8 @@ pub struct StepRecord {
 }
 
 impl StepRecord {
-    /// The record of `step`, numbered `number`.
-    pub fn new(number: u32, step: &Step) -> StepRecord {
+    /// The record of `step`, numbered `number`, with names from geometry `g`.
+    pub fn new<S: Size>(number: u32, step: &Step<S>, g: &Geometry<S>) -> StepRecord {
         StepRecord {
             step: number,
             technique: step.technique.name(),
@@ -183,16 +204,24 @@ impl StepRecord {
             placements: step
                 .placement
                 .iter()
-                .map(|(c, d)| format!("{c}={d}"))
+                .map(|&(c, d)| format!("{}={d}", g.cell_name(c)))
                 .collect(),
             eliminations: step
                 .eliminated()
-                .map(|(c, d)| format!("{c}<>{d}"))
+                .map(|(c, d)| format!("{}<>{d}", g.cell_name(c)))
                 .collect(),
-            cells: step.cells.iter().map(|c| c.to_string()).collect(),
+            cells: step
+                .cells
+                .into_iter()
+                .map(|c| g.cell_name(c).to_string())
+                .collect(),
             digits: step.digits.iter().map(|d| d.get()).collect(),
-            houses: step.base.iter().map(|h| h.to_string()).collect(),
-            text: step.to_string(),
+            houses: step
+                .base
+                .iter()
+                .map(|h| g.house_name(h).to_string())
+                .collect(),
+            text: step.display(g).to_string(),
         }
     }
 }
@@ -200,28 +229,55 @@ impl StepRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::geometry;
     use crate::core::index::{Cell, Digit, House};
 
     #[test]
     fn singles_and_fish_read_like_the_literature() {
-        let mut s = Step::new(Technique::HiddenSingleBox);
+        let g = geometry::classic();
+        let mut s: Step = Step::new(Technique::HiddenSingleBox);
         s.placement = Some((Cell::at(1, 7), Digit::new(5)));
-        s.base.insert(House::boxed(2));
-        assert_eq!(s.to_string(), "Hidden single in box 3: r2c8=5");
+        s.base.insert(House::boxed(2).index());
+        assert_eq!(s.display(g).to_string(), "Hidden single in box 3: r2c8=5");
 
-        let mut x = Step::new(Technique::XWing);
+        let mut x: Step = Step::new(Technique::XWing);
         x.digits.insert(Digit::new(7));
-        x.base.insert(House::row(1));
-        x.base.insert(House::row(5));
+        x.base.insert(House::row(1).index());
+        x.base.insert(House::row(5).index());
         x.eliminate(Cell::at(3, 2), Digit::new(7));
         x.eliminate(Cell::at(8, 2), Digit::new(7));
-        assert_eq!(x.to_string(), "X-wing on 7 in rows 2,6: r4c3<>7, r9c3<>7");
+        assert_eq!(
+            x.display(g).to_string(),
+            "X-wing on 7 in rows 2,6: r4c3<>7, r9c3<>7"
+        );
 
-        let r = StepRecord::new(4, &x);
+        let r = StepRecord::new(4, &x, g);
         assert_eq!(r.rating, 3.2);
         assert_eq!(r.eliminations, ["r4c3<>7", "r9c3<>7"]);
         let json = serde_json::to_string(&r).unwrap();
         assert!(json.contains("\"technique\":\"X-wing\""), "{json}");
+    }
+
+    #[test]
+    fn other_shapes_name_their_houses() {
+        let x = geometry::x();
+        let mut s: Step = Step::new(Technique::HiddenSingleLine);
+        s.placement = Some((Cell::at(4, 4), Digit::new(1)));
+        s.base.insert(27);
+        assert_eq!(
+            s.display(x).to_string(),
+            "Hidden single in diagonal 1: r5c5=1"
+        );
+        let sam = geometry::samurai();
+        let mut t: crate::core::logic::Step<geometry::S369> = Step::new(Technique::HiddenSingleBox);
+        let c = Cell::from_index(0);
+        t.placement = Some((c, Digit::new(2)));
+        let h = sam.cell_houses(c).ids()[0] as usize;
+        t.base.insert(h);
+        assert_eq!(
+            t.display(sam).to_string(),
+            "Hidden single in grid 1 box 1: g1r1c1=2"
+        );
     }
 
     #[test]

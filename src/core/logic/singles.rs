@@ -7,37 +7,26 @@
 //! and the naked-single search later, after the direct techniques, as SE does.
 
 use super::{Board, Step, Technique};
-use crate::core::index::{Cell, Digit, House};
-
-/// Houses in SE's region order for singles and subsets: boxes, then columns, then rows.
-pub(crate) const BOX_COL_ROW: [House; 27] = {
-    let mut t = [House::new(0); 27];
-    let mut i = 0;
-    while i < 9 {
-        t[i] = House::boxed(i as u8);
-        t[9 + i] = House::column(i as u8);
-        t[18 + i] = House::row(i as u8);
-        i += 1;
-    }
-    t
-};
+use crate::core::geometry::{CellBits, Geometry, Size};
+use crate::core::index::{Cell, Digit};
 
 /// Full house or hidden single, the first in SE's order. Fills `step` and returns true if
 /// one exists.
-pub fn find_hidden_single(board: &Board, step: &mut Step) -> bool {
+pub fn find_hidden_single<S: Size>(g: &Geometry<S>, board: &Board<S>, step: &mut Step<S>) -> bool {
     // Full houses: one empty cell left in the house.
-    for &h in &BOX_COL_ROW {
-        let empty = board.empty() & h.cell_set();
+    for &h in g.order_bcr() {
+        let empty = board.empty() & g.house_set(h as usize);
         if empty.len() == 1
             && let Some(c) = empty.first()
             && let Some(d) = board.candidates(c).first()
         {
-            single(step, Technique::FullHouse, h, c, d);
+            single(step, Technique::FullHouse, h as usize, c, d);
             return true;
         }
     }
-    for &h in &BOX_COL_ROW {
-        let cells = h.cell_set();
+    for &h in g.order_bcr() {
+        let house = g.house(h as usize);
+        let cells = house.set;
         if (board.empty() & cells).len() < 2 {
             continue;
         }
@@ -46,12 +35,12 @@ pub fn find_hidden_single(board: &Board, step: &mut Step) -> bool {
             if places.len() == 1
                 && let Some(c) = places.first()
             {
-                let t = if matches!(h.kind(), crate::core::index::HouseKind::Box) {
+                let t = if house.kind.is_block() {
                     Technique::HiddenSingleBox
                 } else {
                     Technique::HiddenSingleLine
                 };
-                single(step, t, h, c, d);
+                single(step, t, h as usize, c, d);
                 return true;
             }
         }
@@ -59,20 +48,18 @@ pub fn find_hidden_single(board: &Board, step: &mut Step) -> bool {
     false
 }
 
-/// The first naked single in reading order (SE `NakedSingle`).
-pub fn find_naked_single(board: &Board, step: &mut Step) -> bool {
+/// The first naked single in cell order (SE `NakedSingle`).
+pub fn find_naked_single<S: Size>(board: &Board<S>, step: &mut Step<S>) -> bool {
     // Bit-sliced count over the nine planes: cells with exactly one candidate.
-    let (mut one, mut two) = (0u128, 0u128);
+    let (mut one, mut two) = (S::Set::EMPTY, S::Set::EMPTY);
     for d in Digit::all() {
-        let p = board.plane(d).bits();
+        let p = board.plane(d);
         two |= one & p;
         one |= p;
     }
-    let singles = one & !two;
-    if singles == 0 {
+    let Some(c) = (one - two).first() else {
         return false;
-    }
-    let c = Cell::new(singles.trailing_zeros() as u8);
+    };
     let Some(d) = board.candidates(c).first() else {
         return false;
     };
@@ -83,7 +70,7 @@ pub fn find_naked_single(board: &Board, step: &mut Step) -> bool {
     true
 }
 
-fn single(step: &mut Step, t: Technique, h: House, c: Cell, d: Digit) {
+fn single<S: Size>(step: &mut Step<S>, t: Technique, h: usize, c: Cell, d: Digit) {
     step.reset(t);
     step.placement = Some((c, d));
     step.cells.insert(c);
@@ -94,7 +81,8 @@ fn single(step: &mut Step, t: Technique, h: House, c: Cell, d: Digit) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::logic::testutil::board_with;
+    use crate::core::index::House;
+    use crate::core::logic::testutil::{board_with, cg};
 
     #[test]
     fn full_house_comes_first() {
@@ -110,11 +98,11 @@ mod tests {
             (0, 7, 8),
         ]);
         let mut s = Step::default();
-        assert!(find_hidden_single(&b, &mut s));
+        assert!(find_hidden_single(cg(), &b, &mut s));
         assert_eq!(s.technique, Technique::FullHouse);
         assert_eq!(s.difficulty, 10);
         assert_eq!(s.placement, Some((Cell::at(0, 8), Digit::new(9))));
-        assert!(s.base.contains(House::row(0)));
+        assert!(s.base.contains(House::row(0).index()));
     }
 
     #[test]
@@ -122,11 +110,11 @@ mod tests {
         // 5s in rows 1, 2 and columns 7, 8 leave r3c9 as the only 5 of box 3.
         let b = board_with(&[(0, 0, 5), (1, 3, 5), (4, 6, 5), (6, 7, 5)]);
         let mut s = Step::default();
-        assert!(find_hidden_single(&b, &mut s));
+        assert!(find_hidden_single(cg(), &b, &mut s));
         assert_eq!(s.technique, Technique::HiddenSingleBox);
         assert_eq!(s.difficulty, 12);
         assert_eq!(s.placement, Some((Cell::at(2, 8), Digit::new(5))));
-        assert!(s.base.contains(House::boxed(2)));
+        assert!(s.base.contains(House::boxed(2).index()));
     }
 
     #[test]
@@ -137,18 +125,18 @@ mod tests {
             b.eliminate(Cell::at(r, 0), Digit::new(7));
         }
         let mut s = Step::default();
-        assert!(find_hidden_single(&b, &mut s));
+        assert!(find_hidden_single(cg(), &b, &mut s));
         assert_eq!(s.technique, Technique::HiddenSingleLine);
         assert_eq!(s.difficulty, 15);
         assert_eq!(s.placement, Some((Cell::at(8, 0), Digit::new(7))));
-        assert!(s.base.contains(House::column(0)));
+        assert!(s.base.contains(House::column(0).index()));
     }
 
     #[test]
     fn no_single_on_an_empty_grid() {
         let b = Board::EMPTY;
         let mut s = Step::default();
-        assert!(!find_hidden_single(&b, &mut s));
+        assert!(!find_hidden_single(cg(), &b, &mut s));
         assert!(!find_naked_single(&b, &mut s));
     }
 

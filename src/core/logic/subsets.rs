@@ -15,17 +15,17 @@
 //! in the order of SE's `Permutations`. Eliminations stay inside the house where the subset
 //! was found, even when its cells share a second house.
 
-use super::singles::BOX_COL_ROW;
 use super::{Board, Step, Technique, combos};
-use crate::core::bitboard::{CellSet, DigitSet};
-use crate::core::index::{Digit, House};
+use crate::core::bitboard::DigitSet;
+use crate::core::geometry::{CellBits, Geometry, HouseDef, Size};
+use crate::core::index::Digit;
 
 /// The positions (bit `i` for the house's `i`-th cell) of each digit in house `h`, and the
 /// candidates of each of its cells.
-fn house_masks(board: &Board, h: House) -> ([u16; 9], [DigitSet; 9]) {
+fn house_masks<S: Size>(board: &Board<S>, h: &HouseDef<S>) -> ([u16; 9], [DigitSet; 9]) {
     let mut pos = [0u16; 9];
     let mut cand = [DigitSet::EMPTY; 9];
-    for (i, &c) in h.cells().iter().enumerate() {
+    for (i, &c) in h.cells.iter().enumerate() {
         let cs = board.candidates(c);
         cand[i] = cs;
         for d in cs {
@@ -43,9 +43,15 @@ fn within(mask: u16, allowed: u16) -> bool {
 }
 
 /// The first naked subset of size `degree` (2..=4) that removes something.
-pub fn find_naked_subset(board: &Board, degree: u32, step: &mut Step) -> bool {
-    for &h in &BOX_COL_ROW {
-        if board.empty_in(h) < 2 * degree {
+pub fn find_naked_subset<S: Size>(
+    g: &Geometry<S>,
+    board: &Board<S>,
+    degree: u32,
+    step: &mut Step<S>,
+) -> bool {
+    for &hi in g.order_bcr() {
+        let h = g.house(hi as usize);
+        if board.empty_in(h.set) < 2 * degree {
             continue;
         }
         let (_, cand) = house_masks(board, h);
@@ -66,8 +72,8 @@ pub fn find_naked_subset(board: &Board, degree: u32, step: &mut Step) -> bool {
                 continue;
             }
             let mut union = DigitSet::EMPTY;
-            let mut members = CellSet::EMPTY;
-            for (i, &c) in h.cells().iter().enumerate() {
+            let mut members = S::Set::EMPTY;
+            for (i, &c) in h.cells.iter().enumerate() {
                 if mask & (1 << i) != 0 {
                     union |= cand[i];
                     members.insert(c);
@@ -76,8 +82,8 @@ pub fn find_naked_subset(board: &Board, degree: u32, step: &mut Step) -> bool {
             if union.len() != degree {
                 continue;
             }
-            let others = h.cell_set() - members;
-            let mut elim = [CellSet::EMPTY; 9];
+            let others = h.set - members;
+            let mut elim = [S::Set::EMPTY; 9];
             let mut any = false;
             for d in union {
                 let e = board.plane(d) & others;
@@ -92,7 +98,7 @@ pub fn find_naked_subset(board: &Board, degree: u32, step: &mut Step) -> bool {
                 3 => Technique::NakedTriple,
                 _ => Technique::NakedQuad,
             });
-            fill(step, elim, members, union, h);
+            fill(step, elim, members, union, hi as usize);
             return true;
         }
     }
@@ -101,9 +107,16 @@ pub fn find_naked_subset(board: &Board, degree: u32, step: &mut Step) -> bool {
 
 /// The first hidden subset of size `degree` (2..=4) that removes something; with
 /// `direct`, the first direct hidden subset (only 2 and 3 are used by SE).
-pub fn find_hidden_subset(board: &Board, degree: u32, direct: bool, step: &mut Step) -> bool {
-    for &h in &BOX_COL_ROW {
-        let n_empty = board.empty_in(h);
+pub fn find_hidden_subset<S: Size>(
+    g: &Geometry<S>,
+    board: &Board<S>,
+    degree: u32,
+    direct: bool,
+    step: &mut Step<S>,
+) -> bool {
+    for &hi in g.order_bcr() {
+        let h = g.house(hi as usize);
+        let n_empty = board.empty_in(h.set);
         if !(n_empty > 2 * degree || (direct && n_empty > degree)) {
             continue;
         }
@@ -117,7 +130,6 @@ pub fn find_hidden_subset(board: &Board, degree: u32, direct: bool, step: &mut S
         if allowed.count_ones() < degree {
             continue;
         }
-        let hc = h.cell_set();
         for &mask in combos(degree) {
             if !within(mask, allowed) {
                 continue;
@@ -133,8 +145,8 @@ pub fn find_hidden_subset(board: &Board, degree: u32, direct: bool, step: &mut S
             if union.count_ones() != degree {
                 continue;
             }
-            let mut common = CellSet::EMPTY;
-            for (i, &c) in h.cells().iter().enumerate() {
+            let mut common = S::Set::EMPTY;
+            for (i, &c) in h.cells.iter().enumerate() {
                 if union & (1 << i) != 0 {
                     common.insert(c);
                 }
@@ -148,7 +160,7 @@ pub fn find_hidden_subset(board: &Board, degree: u32, direct: bool, step: &mut S
                     }
                     let rest = p & !union;
                     if rest.count_ones() == 1 {
-                        let c = h.cells()[rest.trailing_zeros() as usize];
+                        let c = h.cells[rest.trailing_zeros() as usize];
                         step.reset(if degree == 2 {
                             Technique::DirectHiddenPair
                         } else if degree == 3 {
@@ -158,14 +170,14 @@ pub fn find_hidden_subset(board: &Board, degree: u32, direct: bool, step: &mut S
                         });
                         // SE's `DirectHiddenSetHint` passes an empty map of removable
                         // candidates: only the single is placed.
-                        fill(step, [CellSet::EMPTY; 9], common, values, h);
+                        fill(step, [S::Set::EMPTY; 9], common, values, hi as usize);
                         step.placement = Some((c, Digit::from_index(d)));
                         return true;
                     }
                 }
             } else {
                 // Removable: the other candidates of the subset's cells.
-                let mut elim = [CellSet::EMPTY; 9];
+                let mut elim = [S::Set::EMPTY; 9];
                 let mut any = false;
                 for d in Digit::all() {
                     if !values.contains(d) {
@@ -180,17 +192,16 @@ pub fn find_hidden_subset(board: &Board, degree: u32, direct: bool, step: &mut S
                         3 => Technique::HiddenTriple,
                         _ => Technique::HiddenQuad,
                     });
-                    fill(step, elim, common, values, h);
+                    fill(step, elim, common, values, hi as usize);
                     return true;
                 }
             }
         }
-        let _ = hc;
     }
     false
 }
 
-fn fill(step: &mut Step, elim: [CellSet; 9], cells: CellSet, values: DigitSet, h: House) {
+fn fill<S: Size>(step: &mut Step<S>, elim: [S::Set; 9], cells: S::Set, values: DigitSet, h: usize) {
     step.eliminations = elim;
     step.cells = cells;
     step.digits = values;
@@ -201,7 +212,7 @@ fn fill(step: &mut Step, elim: [CellSet; 9], cells: CellSet, values: DigitSet, h
 mod tests {
     use super::*;
     use crate::core::index::{Cell, House};
-    use crate::core::logic::testutil::{board_with, elims};
+    use crate::core::logic::testutil::{board_with, cg, elims};
 
     // A box-free illustration: row 1 holds a naked pair {1,2} at r1c1, r1c2.
     fn pair_board() -> Board {
@@ -218,11 +229,11 @@ mod tests {
     fn naked_pair_found_in_box_first() {
         let b = pair_board();
         let mut s = Step::default();
-        assert!(find_naked_subset(&b, 2, &mut s));
+        assert!(find_naked_subset(cg(), &b, 2, &mut s));
         assert_eq!(s.technique, Technique::NakedPair);
         assert_eq!(s.difficulty, 30);
         // Box 1 comes before row 1 in SE's order: only the box loses 1 and 2.
-        assert!(s.base.contains(House::boxed(0)));
+        assert!(s.base.contains(House::boxed(0).index()));
         assert_eq!(
             elims(&s),
             [
@@ -242,14 +253,14 @@ mod tests {
         }
         let mut s = Step::default();
         // Box 5 holds r5c4, r5c5 too, but 8 and 9 have other places in box 5.
-        assert!(find_hidden_subset(&b, 2, false, &mut s));
+        assert!(find_hidden_subset(cg(), &b, 2, false, &mut s));
         assert_eq!(s.technique, Technique::HiddenPair);
         assert_eq!(s.difficulty, 34);
-        assert!(s.base.contains(House::row(4)));
+        assert!(s.base.contains(House::row(4).index()));
         assert_eq!(s.elimination_count(), 14);
         assert!(s.eliminations[0].contains(Cell::at(4, 3)));
         // No naked pair exists here.
-        assert!(!find_naked_subset(&b, 2, &mut s));
+        assert!(!find_naked_subset(cg(), &b, 2, &mut s));
     }
 
     fn row_one_board(direct: bool) -> Board {
@@ -270,7 +281,7 @@ mod tests {
     fn direct_hidden_pair_places_the_following_single() {
         let b = row_one_board(true);
         let mut s = Step::default();
-        assert!(find_hidden_subset(&b, 2, true, &mut s));
+        assert!(find_hidden_subset(cg(), &b, 2, true, &mut s));
         assert_eq!(s.technique, Technique::DirectHiddenPair);
         assert_eq!(s.difficulty, 20);
         assert_eq!(s.placement, Some((Cell::at(0, 7), Digit::new(8))));
@@ -282,8 +293,8 @@ mod tests {
     fn hidden_pair_without_single_is_not_direct() {
         let b = row_one_board(false);
         let mut s = Step::default();
-        assert!(!find_hidden_subset(&b, 2, true, &mut s));
+        assert!(!find_hidden_subset(cg(), &b, 2, true, &mut s));
         // Row 1 has only four empty cells: SE does not look for a plain hidden pair there.
-        assert!(!find_hidden_subset(&b, 2, false, &mut s));
+        assert!(!find_hidden_subset(cg(), &b, 2, false, &mut s));
     }
 }

@@ -22,49 +22,53 @@
 //! join the loop.
 
 use super::{Board, Budget, Step, Technique, combinations};
-use crate::core::bitboard::{CellSet, DigitSet};
-use crate::core::index::{Cell, Digit, House};
+use crate::core::bitboard::DigitSet;
+use crate::core::geometry::{Arr, CellBits, Geometry, Size};
+use crate::core::index::{Cell, Digit, HouseKind};
 
 /// Working memory of the loop search.
 #[derive(Clone, Debug)]
-pub struct LoopScratch {
-    path: [Cell; 81],
+pub struct LoopScratch<S: Size> {
+    path: S::Cells<Cell>,
     len: usize,
-    on_path: CellSet,
-    both: CellSet,
-    best: Option<Step>,
+    on_path: S::Set,
+    both: S::Set,
+    best: Option<Step<S>>,
     best_type: u8,
 }
 
-impl LoopScratch {
+impl<S: Size> LoopScratch<S> {
     /// Fresh scratch.
-    pub fn new() -> LoopScratch {
+    pub fn new() -> LoopScratch<S> {
         LoopScratch {
-            path: [Cell::new(0); 81],
+            path: S::Cells::splat(Cell::default()),
             len: 0,
-            on_path: CellSet::EMPTY,
-            both: CellSet::EMPTY,
+            on_path: S::Set::EMPTY,
+            both: S::Set::EMPTY,
             best: None,
             best_type: 0,
         }
     }
 }
 
-impl Default for LoopScratch {
+impl<S: Size> Default for LoopScratch<S> {
     fn default() -> Self {
         LoopScratch::new()
     }
 }
 
-/// Region kinds in SE's `Grid.getRegionTypes()` order: box, row, column.
-const KINDS: [u8; 3] = [2, 0, 1];
+/// A set of house ids (up to 256), for the loop check.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct HouseBits([u64; 4]);
 
-#[inline]
-fn region_of(kind: u8, c: Cell) -> House {
-    match kind {
-        0 => House::row(c.row()),
-        1 => House::column(c.col()),
-        _ => House::boxed(c.box_index()),
+impl HouseBits {
+    /// Adds `h`; false if it was there.
+    #[inline]
+    fn add(&mut self, h: u8) -> bool {
+        let (w, b) = ((h >> 6) as usize, 1u64 << (h & 63));
+        let fresh = self.0[w] & b == 0;
+        self.0[w] |= b;
+        fresh
     }
 }
 
@@ -82,11 +86,18 @@ fn loop_bonus(len: usize) -> u8 {
 }
 
 /// The easiest unique rectangle or loop hint, as SE's `UniqueLoops` picks it.
-pub fn find_unique_loop(
-    board: &Board,
-    scratch: &mut LoopScratch,
+///
+/// The walk moves from a loop cell along any of its houses except one of the kind it came
+/// in by (SE: box, row, column in turn); a closed loop counts only if every house of every
+/// loop cell, extra houses of the shape included, holds exactly two loop cells of opposite
+/// parity: then swapping the two digits along the loop would keep every house valid, so the
+/// pattern would have two solutions, on any shape.
+pub fn find_unique_loop<S: Size>(
+    g: &Geometry<S>,
+    board: &Board<S>,
+    scratch: &mut LoopScratch<S>,
     budget: &mut Budget,
-    step: &mut Step,
+    step: &mut Step<S>,
 ) -> bool {
     scratch.best = None;
     scratch.best_type = 0;
@@ -100,10 +111,11 @@ pub fn find_unique_loop(
             continue;
         };
         scratch.len = 0;
-        scratch.on_path = CellSet::EMPTY;
+        scratch.on_path = S::Set::EMPTY;
         // Only cells holding both loop digits can join (or close) the loop.
         scratch.both = board.plane(v1) & board.plane(v2);
         if !search(
+            g,
             board,
             scratch,
             budget,
@@ -128,16 +140,17 @@ pub fn find_unique_loop(
 
 /// SE `checkForLoops`. Returns false when the budget ran out.
 #[allow(clippy::too_many_arguments)]
-fn search(
-    board: &Board,
-    sc: &mut LoopScratch,
+fn search<S: Size>(
+    g: &Geometry<S>,
+    board: &Board<S>,
+    sc: &mut LoopScratch<S>,
     budget: &mut Budget,
     cell: Cell,
     v1: Digit,
     v2: Digit,
     allowed_ex: i32,
     ex_in: DigitSet,
-    last_kind: Option<u8>,
+    last_kind: Option<HouseKind>,
 ) -> bool {
     // About 150 ns per loop cell extended.
     if !budget.charge(3) {
@@ -148,16 +161,17 @@ fn search(
     sc.on_path.insert(cell);
     let mut ex = ex_in;
     let pair = DigitSet::single(v1) | DigitSet::single(v2);
-    for kind in KINDS {
+    for &h in g.cell_houses(cell).ids() {
+        let region = g.house(h as usize);
+        let kind = region.kind;
         if Some(kind) == last_kind {
             continue;
         }
-        let region = region_of(kind, cell);
         // The region's cells holding both digits, in region order (ascending index).
-        for next in region.cell_set() & sc.both {
+        for next in region.set & sc.both {
             if next == sc.path[0] && sc.len >= 4 {
                 let len = sc.len;
-                evaluate_loop(board, sc, len, v1, v2);
+                evaluate_loop(g, board, sc, len, v1, v2);
             } else if !sc.on_path.contains(next) {
                 let p = board.candidates(next);
                 {
@@ -165,8 +179,8 @@ fn search(
                     let card = p.len();
                     if card == 2 || ex.len() == 1 || allowed_ex > 0 {
                         let na = if card > 2 { allowed_ex - 1 } else { allowed_ex };
-                        if sc.len < 81
-                            && !search(board, sc, budget, next, v1, v2, na, ex, Some(kind))
+                        if sc.len < S::CELLS
+                            && !search(g, board, sc, budget, next, v1, v2, na, ex, Some(kind))
                         {
                             return false;
                         }
@@ -180,23 +194,22 @@ fn search(
     true
 }
 
-/// SE `isValidLoop`: every house visited by exactly two loop cells of opposite parity.
-fn is_valid_loop(path: &[Cell]) -> bool {
-    let (mut odd, mut even) = (0u32, 0u32);
+/// SE `isValidLoop`: every house visited by exactly two loop cells of opposite parity (all
+/// houses of the geometry, so extra houses are checked too).
+fn is_valid_loop<S: Size>(g: &Geometry<S>, path: &[Cell]) -> bool {
+    let (mut odd, mut even) = (HouseBits::default(), HouseBits::default());
     for (i, &c) in path.iter().enumerate() {
-        for kind in KINDS {
-            let bit = 1u32 << region_of(kind, c).index();
+        for &h in g.cell_houses(c).ids() {
             let set = if i % 2 == 1 { &mut odd } else { &mut even };
-            if *set & bit != 0 {
+            if !set.add(h) {
                 return false;
             }
-            *set |= bit;
         }
     }
     odd == even
 }
 
-fn offer(sc: &mut LoopScratch, step: Step, ty: u8) {
+fn offer<S: Size>(sc: &mut LoopScratch<S>, step: Step<S>, ty: u8) {
     let better = match &sc.best {
         None => true,
         Some(b) => (step.difficulty, ty) < (b.difficulty, sc.best_type),
@@ -220,8 +233,8 @@ fn technique(len: usize, ty: u8) -> Technique {
     }
 }
 
-fn base_step(path: &[Cell], v1: Digit, v2: Digit, ty: u8) -> Step {
-    let mut s = Step::new(technique(path.len(), ty));
+fn base_step<S: Size>(path: &[Cell], v1: Digit, v2: Digit, ty: u8) -> Step<S> {
+    let mut s = Step::<S>::new(technique(path.len(), ty));
     s.difficulty = 45 + loop_bonus(path.len());
     s.size = path.len() as u16;
     for &c in path {
@@ -231,14 +244,21 @@ fn base_step(path: &[Cell], v1: Digit, v2: Digit, ty: u8) -> Step {
     s
 }
 
-fn evaluate_loop(board: &Board, sc: &mut LoopScratch, len: usize, v1: Digit, v2: Digit) {
-    let path: [Cell; 81] = sc.path;
-    let path = &path[..len];
-    if !is_valid_loop(path) {
+fn evaluate_loop<S: Size>(
+    g: &Geometry<S>,
+    board: &Board<S>,
+    sc: &mut LoopScratch<S>,
+    len: usize,
+    v1: Digit,
+    v2: Digit,
+) {
+    let path: S::Cells<Cell> = sc.path;
+    let path = &path.as_ref()[..len];
+    if !is_valid_loop(g, path) {
         return;
     }
     // Cells with more than the two loop candidates, in loop order.
-    let mut extra_cells = [Cell::new(0); 81];
+    let mut extra_cells: S::Cells<Cell> = S::Cells::splat(Cell::default());
     let mut n_extra = 0;
     for &c in path {
         if board.candidates(c).len() > 2 {
@@ -246,13 +266,13 @@ fn evaluate_loop(board: &Board, sc: &mut LoopScratch, len: usize, v1: Digit, v2:
             n_extra += 1;
         }
     }
-    let extra_cells = &extra_cells[..n_extra];
+    let extra_cells = &extra_cells.as_ref()[..n_extra];
     let pair = DigitSet::single(v1) | DigitSet::single(v2);
     match n_extra {
         1 => {
             // Type 1: the rescue cell loses both loop digits.
             let c = extra_cells[0];
-            let mut s = base_step(path, v1, v2, 1);
+            let mut s = base_step::<S>(path, v1, v2, 1);
             s.eliminate(c, v1);
             s.eliminate(c, v2);
             offer(sc, s, 1);
@@ -262,19 +282,20 @@ fn evaluate_loop(board: &Board, sc: &mut LoopScratch, len: usize, v1: Digit, v2:
             let (c1, c2) = (extra_cells[0], extra_cells[1]);
             let r = (board.candidates(c1) | board.candidates(c2)) - pair;
             if r.len() == 1 {
-                type2(board, sc, path, extra_cells, v1, v2);
+                type2(g, board, sc, path, extra_cells, v1, v2);
             } else if r.len() >= 2 {
-                type3(board, sc, path, c1, c2, v1, v2);
+                type3(g, board, sc, path, c1, c2, v1, v2);
             }
-            type4(board, sc, path, c1, c2, v1, v2);
+            type4(g, board, sc, path, c1, c2, v1, v2);
         }
-        _ => type2(board, sc, path, extra_cells, v1, v2),
+        _ => type2(g, board, sc, path, extra_cells, v1, v2),
     }
 }
 
-fn type2(
-    board: &Board,
-    sc: &mut LoopScratch,
+fn type2<S: Size>(
+    g: &Geometry<S>,
+    board: &Board<S>,
+    sc: &mut LoopScratch<S>,
     path: &[Cell],
     extra_cells: &[Cell],
     v1: Digit,
@@ -284,26 +305,27 @@ fn type2(
     let Some(value) = (board.candidates(extra_cells[0]) - pair).first() else {
         return;
     };
-    let mut common = CellSet::ALL;
-    let mut extras = CellSet::EMPTY;
+    let mut common = g.all_cells();
+    let mut extras = S::Set::EMPTY;
     for &c in extra_cells {
-        common &= c.peers();
+        common &= g.peers(c);
         extras.insert(c);
     }
     let elim = (common - extras) & board.plane(value);
     if elim.is_empty() {
         return;
     }
-    let mut s = base_step(path, v1, v2, 2);
+    let mut s = base_step::<S>(path, v1, v2, 2);
     s.eliminations[value.index()] = elim;
     s.digits.insert(value);
     offer(sc, s, 2);
 }
 
 #[allow(clippy::too_many_arguments)]
-fn type3(
-    board: &Board,
-    sc: &mut LoopScratch,
+fn type3<S: Size>(
+    g: &Geometry<S>,
+    board: &Board<S>,
+    sc: &mut LoopScratch<S>,
     path: &[Cell],
     c1: Cell,
     c2: Cell,
@@ -313,13 +335,13 @@ fn type3(
     let pair = DigitSet::single(v1) | DigitSet::single(v2);
     let extra = (board.candidates(c1) | board.candidates(c2)) - pair;
     for degree in extra.len()..=7 {
-        for kind in KINDS {
-            let region = region_of(kind, c1);
-            if region != region_of(kind, c2) {
+        for &h in g.cell_houses(c1).ids() {
+            let region = g.house(h as usize);
+            if !region.set.contains(c2) {
                 continue;
             }
-            let n_empty = board.empty_in(region);
-            let cells = region.cells();
+            let n_empty = board.empty_in(region.set);
+            let cells = &region.cells;
             let (Some(i1), Some(i2)) = (
                 cells.iter().position(|&c| c == c1),
                 cells.iter().position(|&c| c == c2),
@@ -334,7 +356,7 @@ fn type3(
                     }
                     let mut naked = extra & board.candidates(c1) & board.candidates(c2);
                     let mut union = DigitSet::EMPTY;
-                    let mut others = CellSet::EMPTY;
+                    let mut others = S::Set::EMPTY;
                     for (i, &c) in cells.iter().enumerate() {
                         if mask & (1 << i) == 0 {
                             continue;
@@ -355,9 +377,8 @@ fn type3(
                     if naked.len() != degree || union.len() != degree {
                         continue;
                     }
-                    let targets =
-                        region.cell_set() - others - CellSet::single(c1) - CellSet::single(c2);
-                    let mut s = base_step(path, v1, v2, 3);
+                    let targets = region.set - others - S::Set::single(c1) - S::Set::single(c2);
+                    let mut s = base_step::<S>(path, v1, v2, 3);
                     let mut any = false;
                     for d in union {
                         let e = board.plane(d) & targets;
@@ -366,7 +387,7 @@ fn type3(
                     }
                     if any {
                         s.difficulty += (degree - 1) as u8;
-                        s.base.insert(region);
+                        s.base.insert(h as usize);
                         offer(sc, s, 3);
                     }
                 }
@@ -385,7 +406,7 @@ fn type3(
                     }
                     a
                 };
-                let c2_set = CellSet::single(c2);
+                let c2_set = S::Set::single(c2);
                 'hidden: for pm in combinations(rem_n, degree - 2) {
                     let mut values = pair;
                     for (k, &d) in rem_digits.iter().enumerate().take(rem_n as usize) {
@@ -393,9 +414,9 @@ fn type3(
                             values.insert(d);
                         }
                     }
-                    let mut common = CellSet::EMPTY;
+                    let mut common = S::Set::EMPTY;
                     for d in values {
-                        let places = (board.plane(d) & region.cell_set()) - c2_set;
+                        let places = (board.plane(d) & region.set) - c2_set;
                         if places.is_empty() {
                             continue 'hidden;
                         }
@@ -404,8 +425,8 @@ fn type3(
                     if common.len() != degree {
                         continue;
                     }
-                    let targets = common - CellSet::single(c1) - c2_set;
-                    let mut s = base_step(path, v1, v2, 3);
+                    let targets = common - S::Set::single(c1) - c2_set;
+                    let mut s = base_step::<S>(path, v1, v2, 3);
                     let mut any = false;
                     for d in Digit::all() {
                         if values.contains(d) {
@@ -417,7 +438,7 @@ fn type3(
                     }
                     if any {
                         s.difficulty += (targets.len() as u8).saturating_sub(1);
-                        s.base.insert(region);
+                        s.base.insert(h as usize);
                         offer(sc, s, 3);
                     }
                 }
@@ -426,9 +447,11 @@ fn type3(
     }
 }
 
-fn type4(
-    board: &Board,
-    sc: &mut LoopScratch,
+#[allow(clippy::too_many_arguments)]
+fn type4<S: Size>(
+    g: &Geometry<S>,
+    board: &Board<S>,
+    sc: &mut LoopScratch<S>,
     path: &[Cell],
     c1: Cell,
     c2: Cell,
@@ -436,17 +459,17 @@ fn type4(
     v2: Digit,
 ) {
     let (mut r1, mut r2) = (None, None);
-    for kind in KINDS {
-        let region = region_of(kind, c1);
-        if region != region_of(kind, c2) {
+    for &h in g.cell_houses(c1).ids() {
+        let region = g.house_set(h as usize);
+        if !region.contains(c2) {
             continue;
         }
-        let others = region.cell_set() - CellSet::single(c1) - CellSet::single(c2);
+        let others = region - S::Set::single(c1) - S::Set::single(c2);
         if (board.plane(v1) & others).is_empty() {
-            r1 = Some(region);
+            r1 = Some(h as usize);
         }
         if (board.plane(v2) & others).is_empty() {
-            r2 = Some(region);
+            r2 = Some(h as usize);
         }
     }
     let (region, lock, rem) = match (r1, r2) {
@@ -455,7 +478,7 @@ fn type4(
         (None, None) => return,
     };
     let _ = lock;
-    let mut s = base_step(path, v1, v2, 4);
+    let mut s = base_step::<S>(path, v1, v2, 4);
     s.eliminate(c1, rem);
     s.eliminate(c2, rem);
     s.base.insert(region);
@@ -509,7 +532,14 @@ mod tests {
         let mut sc = LoopScratch::new();
         let mut s = Step::default();
         let mut budget = Budget::UNLIMITED;
-        find_unique_loop(b, &mut sc, &mut budget, &mut s).then_some(s)
+        find_unique_loop(
+            crate::core::geometry::classic(),
+            b,
+            &mut sc,
+            &mut budget,
+            &mut s,
+        )
+        .then_some(s)
     }
 
     #[test]

@@ -8,18 +8,23 @@
 //! the pivot's peers, then the second; the pincers need not see each other.
 
 use super::{Board, Step, Technique};
-use crate::core::bitboard::CellSet;
+use crate::core::geometry::{CellBits, Geometry, Size};
 use crate::core::index::Cell;
 
 /// The first XY-wing (`xyz == false`) or XYZ-wing (`xyz == true`) that removes something.
-pub fn find_xy_wing(board: &Board, xyz: bool, step: &mut Step) -> bool {
+pub fn find_xy_wing<S: Size>(
+    g: &Geometry<S>,
+    board: &Board<S>,
+    xyz: bool,
+    step: &mut Step<S>,
+) -> bool {
     let pivot_size = if xyz { 3 } else { 2 };
     for pivot in board.empty() {
         let xy = board.candidates(pivot);
         if xy.len() != pivot_size {
             continue;
         }
-        let peers = pivot.peers() & board.empty();
+        let peers = g.peers(pivot) & board.empty();
         for xz_cell in peers {
             let xz = board.candidates(xz_cell);
             if xz.len() != 2 || (xy - xz).len() != 1 {
@@ -37,14 +42,11 @@ pub fn find_xy_wing(board: &Board, xyz: bool, step: &mut Step) -> bool {
                     continue;
                 }
                 let Some(z) = (xz & yz).first() else { continue };
-                let mut victims = xz_cell.peers() & yz_cell.peers();
+                let mut victims = g.peers(xz_cell) & g.peers(yz_cell);
                 if xyz {
-                    victims &= pivot.peers();
+                    victims &= g.peers(pivot);
                 }
-                victims = victims
-                    - CellSet::single(pivot)
-                    - CellSet::single(xz_cell)
-                    - CellSet::single(yz_cell);
+                victims = victims - cells3::<S>(pivot, xz_cell, yz_cell);
                 let elim = victims & board.plane(z);
                 if elim.is_empty() {
                     continue;
@@ -55,7 +57,7 @@ pub fn find_xy_wing(board: &Board, xyz: bool, step: &mut Step) -> bool {
                     Technique::XyWing
                 });
                 step.eliminations[z.index()] = elim;
-                step.cells = cells3(pivot, xz_cell, yz_cell);
+                step.cells = cells3::<S>(pivot, xz_cell, yz_cell);
                 step.digits = union;
                 return true;
             }
@@ -64,8 +66,8 @@ pub fn find_xy_wing(board: &Board, xyz: bool, step: &mut Step) -> bool {
     false
 }
 
-fn cells3(a: Cell, b: Cell, c: Cell) -> CellSet {
-    CellSet::single(a) | CellSet::single(b) | CellSet::single(c)
+fn cells3<S: Size>(a: Cell, b: Cell, c: Cell) -> S::Set {
+    S::Set::single(a) | S::Set::single(b) | S::Set::single(c)
 }
 
 #[cfg(test)]
@@ -73,7 +75,7 @@ mod tests {
     use super::*;
     use crate::core::bitboard::DigitSet;
     use crate::core::index::Digit;
-    use crate::core::logic::testutil::elims;
+    use crate::core::logic::testutil::{cg, elims};
 
     fn keep_only(b: &mut Board, c: Cell, keep: &[u8]) {
         for d in Digit::all() {
@@ -91,12 +93,12 @@ mod tests {
         keep_only(&mut b, Cell::at(0, 4), &[1, 3]);
         keep_only(&mut b, Cell::at(4, 0), &[2, 3]);
         let mut s = Step::default();
-        assert!(find_xy_wing(&b, false, &mut s));
+        assert!(find_xy_wing(cg(), &b, false, &mut s));
         assert_eq!(s.technique, Technique::XyWing);
         assert_eq!(s.difficulty, 42);
         assert_eq!(elims(&s), ["r5c5<>3"]);
         assert_eq!(s.digits, DigitSet::from_bits(0b111));
-        assert!(!find_xy_wing(&b, true, &mut s), "no XYZ-wing");
+        assert!(!find_xy_wing(cg(), &b, true, &mut s), "no XYZ-wing");
     }
 
     #[test]
@@ -109,8 +111,8 @@ mod tests {
         keep_only(&mut b, Cell::at(0, 1), &[1, 3]);
         keep_only(&mut b, Cell::at(2, 0), &[2, 3]);
         let mut s = Step::default();
-        assert!(!find_xy_wing(&b, false, &mut s), "no XY-wing");
-        assert!(find_xy_wing(&b, true, &mut s));
+        assert!(!find_xy_wing(cg(), &b, false, &mut s), "no XY-wing");
+        assert!(find_xy_wing(cg(), &b, true, &mut s));
         assert_eq!(s.technique, Technique::XyzWing);
         assert_eq!(s.difficulty, 44);
         assert_eq!(

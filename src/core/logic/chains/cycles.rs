@@ -24,10 +24,13 @@
 //! A cycle's complexity is its number of distinct potentials, a forcing chain's its number
 //! of potentials (both ends included).
 
-use super::potentials::{Bits, CELL_HOUSES, Cands, Cause, Implied, Links, NONE, cell_of, digit_of};
+use super::potentials::{
+    Cands, Cause, Implied, Links, MAX_IMPLIED, NONE, cand_count, cand_of, cell_of, digit_of,
+};
 use super::{Hint, Sink, rule_parents_of};
-use crate::core::bitboard::{CellSet, DigitSet};
-use crate::core::index::{Cell, Digit, PEERS};
+use crate::core::bitboard::DigitSet;
+use crate::core::geometry::{Arr, CandBits, CellBits, Geometry, MAX_CELL_HOUSES, Size};
+use crate::core::index::{Cell, Digit};
 use crate::core::logic::{Budget, Technique, Tenths, length_bonus};
 
 /// One potential of a static search: candidate, polarity, cause and the one parent.
@@ -49,7 +52,7 @@ fn bloom_bit(cand: u16) -> u64 {
 
 /// Working memory of the static searches, reused from candidate to candidate.
 #[derive(Clone, Debug)]
-pub(crate) struct CycleScratch {
+pub(crate) struct CycleScratch<S: Size> {
     nodes: Vec<CNode>,
     on_idx: Vec<u32>,
     pend_on: Vec<u32>,
@@ -57,76 +60,73 @@ pub(crate) struct CycleScratch {
     /// Cycles found: the closing "off" node and the cause of its link back to the start.
     found: Vec<(u32, Cause)>,
     /// Indexed "off" potentials, per digit and per cell.
-    off_planes: [CellSet; 9],
-    off_cells: [u16; 81],
+    off_planes: [S::Set; 9],
+    off_cells: S::Cells<u16>,
     /// The "on" potentials each "off" one implies on the (static) grid, for the current
     /// pass.
     links: Links,
     /// For each start searched in this pass, the distance (in potentials, from its "on")
     /// at which the search met the "on" of each of its link partners (`links.get`), or
     /// `u8::MAX`; valid when `pstamp` is the pass number.
-    pdist: Vec<[u8; 4]>,
+    pdist: Vec<[u8; MAX_IMPLIED]>,
     pstamp: Vec<u32>,
     pass: u32,
 }
 
-impl Default for CycleScratch {
+impl<S: Size> Default for CycleScratch<S> {
     fn default() -> Self {
         CycleScratch::new()
     }
 }
 
 /// The "off" potentials an "on" one implies, as sets (see
-/// [`CycleScratch::implied_offs`]).
-struct Offs {
+/// [`CycleScratch::implied_offs`]): the cell's other candidates, and the digit's places in
+/// each house of the cell not in an earlier house (SE's order).
+struct Offs<S: Size> {
     c: usize,
     d: usize,
     others: u16,
-    peers: CellSet,
-    bx: CellSet,
-    row: CellSet,
+    peers: S::Set,
+    n: usize,
+    parts: [S::Set; MAX_CELL_HOUSES],
 }
 
-impl Offs {
+impl<S: Size> Offs<S> {
     /// Whether candidate `q` is among them: its cause and its rank in SE's order.
     #[inline]
     fn find(&self, q: u16) -> Option<(Cause, u32)> {
         let (qc, qd) = (cell_of(q), digit_of(q));
         if qc == self.c {
             return (qd != self.d && self.others & (1 << qd) != 0)
-                .then_some((Cause::Cell, qd as u32));
+                .then_some((Cause::CELL, qd as u32));
         }
-        let x = Cell::new(qc as u8);
+        let x = Cell::from_index(qc);
         if qd != self.d || !self.peers.contains(x) {
             return None;
         }
-        Some(if self.bx.contains(x) {
-            (Cause::Block, 100 + qc as u32)
-        } else if self.row.contains(x) {
-            (Cause::Row, 200 + qc as u32)
-        } else {
-            (Cause::Column, 300 + qc as u32)
-        })
+        let k = self.parts[..self.n].iter().position(|p| p.contains(x))?;
+        Some((Cause::region(k), (k as u32 + 1) * 1024 + qc as u32))
     }
 }
 
 /// Cycle and forcing chain passes: (Y-links, X-links).
 const PASSES: [(bool, bool); 3] = [(false, true), (true, false), (true, true)];
 
-impl CycleScratch {
+impl<S: Size> CycleScratch<S> {
     /// Fresh scratch.
-    pub(crate) fn new() -> CycleScratch {
+    pub(crate) fn new() -> CycleScratch<S> {
+        let n = cand_count::<S>();
         CycleScratch {
-            nodes: Vec::with_capacity(32 * 729),
-            on_idx: vec![NONE; 729],
-            pend_on: Vec::with_capacity(729),
-            pend_off: Vec::with_capacity(32 * 729),
+            nodes: Vec::with_capacity(32 * n),
+            on_idx: vec![NONE; n],
+            pend_on: Vec::with_capacity(n),
+            pend_off: Vec::with_capacity(32 * n),
             found: Vec::with_capacity(256),
-            off_planes: [CellSet::EMPTY; 9],
-            off_cells: [0; 81],
-            links: Links::new(),
-            pdist: vec![[u8::MAX; 4]; 729],
-            pstamp: vec![0; 729],
+            off_planes: [S::Set::EMPTY; 9],
+            off_cells: S::Cells::splat(0),
+            links: Links::new(n),
+            pdist: vec![[u8::MAX; MAX_IMPLIED]; n],
+            pstamp: vec![0; n],
             pass: 0,
         }
     }
@@ -136,7 +136,7 @@ impl CycleScratch {
             self.on_idx[n.cand as usize] = NONE;
             self.off_cells[cell_of(n.cand)] = 0;
         }
-        self.off_planes = [CellSet::EMPTY; 9];
+        self.off_planes = [S::Set::EMPTY; 9];
         self.nodes.clear();
         self.pend_on.clear();
         self.pend_off.clear();
@@ -165,16 +165,16 @@ impl CycleScratch {
     #[inline(always)]
     fn register_off(&mut self, cand: u16, cause: Cause, p: u32) {
         let i = self.push(cand, false, cause, p);
-        self.off_planes[digit_of(cand)].insert(Cell::new(cell_of(cand) as u8));
+        self.off_planes[digit_of(cand)].insert(Cell::from_index(cell_of(cand)));
         self.off_cells[cell_of(cand)] |= 1 << digit_of(cand);
         self.pend_off.push(i);
     }
 
     /// The "off" potentials the "on" node `p` implies (SE `getOnToOff`), as sets: the
-    /// cell's other candidates (with Y-links) and the digit's other places in the box,
-    /// row and column.
+    /// cell's other candidates (with Y-links) and the digit's other places in the cell's
+    /// houses (classic: box, row, column).
     #[inline]
-    fn implied_offs(&self, cur: &Cands, p: u32, y: bool) -> Offs {
+    fn implied_offs(&self, g: &Geometry<S>, cur: &Cands<S>, p: u32, y: bool) -> Offs<S> {
         let pc = self.nodes[p as usize].cand;
         let (c, d) = (cell_of(pc), digit_of(pc));
         let others = if y {
@@ -182,40 +182,45 @@ impl CycleScratch {
         } else {
             0
         };
+        let cell = Cell::from_index(c);
         let mut plane = cur.planes[d];
-        plane.remove(Cell::new(c as u8));
-        let [bx, row, col] = CELL_HOUSES[c];
+        plane.remove(cell);
+        let peers = plane & g.peers(cell);
+        let mut parts = [S::Set::EMPTY; MAX_CELL_HOUSES];
+        let mut seen = S::Set::EMPTY;
+        let ids = g.cell_houses(cell).ids();
+        for (k, &h) in ids.iter().enumerate() {
+            let hs = g.house_set(h as usize);
+            parts[k] = (peers & hs) - seen;
+            seen |= hs;
+        }
         Offs {
             c,
             d,
             others,
-            peers: plane & (bx | row | col),
-            bx,
-            row,
+            peers,
+            n: ids.len(),
+            parts,
         }
     }
 
     /// Indexes and queues, in SE's order, the "off" potentials of `o` not met yet.
     #[inline]
-    fn register_new(&mut self, o: &Offs, p: u32) {
+    fn register_new(&mut self, o: &Offs<S>, p: u32) {
         let mut fresh = o.others & !self.off_cells[o.c];
         while fresh != 0 {
             let e = fresh.trailing_zeros() as usize;
             fresh &= fresh - 1;
-            self.register_off((o.c * 9 + e) as u16, Cause::Cell, p);
+            self.register_off(cand_of(o.c, e), Cause::CELL, p);
         }
         let new = o.peers - self.off_planes[o.d];
         if new.is_empty() {
             return;
         }
-        for x in new & o.bx {
-            self.register_off((x.index() * 9 + o.d) as u16, Cause::Block, p);
-        }
-        for x in (new & o.row) - o.bx {
-            self.register_off((x.index() * 9 + o.d) as u16, Cause::Row, p);
-        }
-        for x in (new - o.row) - o.bx {
-            self.register_off((x.index() * 9 + o.d) as u16, Cause::Column, p);
+        for (k, part) in o.parts[..o.n].iter().enumerate() {
+            for x in new & *part {
+                self.register_off(cand_of(x.index(), o.d), Cause::region(k), p);
+            }
         }
     }
 
@@ -251,7 +256,8 @@ impl CycleScratch {
     #[allow(clippy::too_many_arguments)]
     fn unary(
         &mut self,
-        cur: &Cands,
+        g: &Geometry<S>,
+        cur: &Cands<S>,
         start: u16,
         y: bool,
         cycle_len: u32,
@@ -259,12 +265,12 @@ impl CycleScratch {
         budget: &mut Budget,
     ) -> Option<u32> {
         self.reset();
-        let root = self.push(start, true, Cause::Assumption, NONE);
+        let root = self.push(start, true, Cause::ASSUMPTION, NONE);
         self.on_idx[start as usize] = root;
         self.pend_on.push(root);
         // "Off" potentials that imply the start (links are symmetric: those the start's
         // "off" implies), with the cause of that link.
-        let mut closers = [Implied::default(); 4];
+        let mut closers = [Implied::default(); MAX_IMPLIED];
         let n_closers = {
             let l = self.links.get(start);
             closers[..l.len()].copy_from_slice(l);
@@ -272,7 +278,7 @@ impl CycleScratch {
         };
         let mut target = NONE;
         let mut round = 0u32;
-        let mut partner_dist = [u8::MAX; 4];
+        let mut partner_dist = [u8::MAX; MAX_IMPLIED];
         while !self.pend_on.is_empty() {
             round += 1;
             // What this round finds has `2 * round` potentials.
@@ -285,7 +291,7 @@ impl CycleScratch {
             while k < self.pend_on.len() {
                 let p = self.pend_on[k];
                 k += 1;
-                let o = self.implied_offs(cur, p, y);
+                let o = self.implied_offs(g, cur, p, y);
                 if want_chain
                     && target == NONE
                     && let Some((cause, _)) = o.find(start)
@@ -294,7 +300,7 @@ impl CycleScratch {
                 }
                 if want_cycle {
                     // Closing "off" potentials, in the order SE meets them.
-                    let mut hits = [(0u32, 0usize, Cause::Assumption); 4];
+                    let mut hits = [(0u32, 0usize, Cause::ASSUMPTION); MAX_IMPLIED];
                     let mut nh = 0;
                     for (j, cl) in closers[..n_closers].iter().enumerate() {
                         if let Some((cause, rank)) = o.find(cl.cand) {
@@ -346,9 +352,11 @@ impl CycleScratch {
 
     /// SE `doForcingChains` from `start` assumed on (`start_on`) or off: the node reaching
     /// the opposite of the start, if any within `max_len` potentials.
+    #[allow(clippy::too_many_arguments)]
     fn forcing(
         &mut self,
-        cur: &Cands,
+        g: &Geometry<S>,
+        cur: &Cands<S>,
         start: u16,
         start_on: bool,
         y: bool,
@@ -356,12 +364,12 @@ impl CycleScratch {
         budget: &mut Budget,
     ) -> Option<Result<u32, bool>> {
         self.reset();
-        let root = self.push(start, start_on, Cause::Assumption, NONE);
+        let root = self.push(start, start_on, Cause::ASSUMPTION, NONE);
         if start_on {
             self.on_idx[start as usize] = root;
             self.pend_on.push(root);
         } else {
-            self.off_planes[digit_of(start)].insert(Cell::new(cell_of(start) as u8));
+            self.off_planes[digit_of(start)].insert(Cell::from_index(cell_of(start)));
             self.off_cells[cell_of(start)] |= 1 << digit_of(start);
             self.pend_off.push(root);
         }
@@ -378,7 +386,7 @@ impl CycleScratch {
                 while k < self.pend_on.len() && target == NONE {
                     let p = self.pend_on[k];
                     k += 1;
-                    let o = self.implied_offs(cur, p, y);
+                    let o = self.implied_offs(g, cur, p, y);
                     if start_on && let Some((cause, _)) = o.find(start) {
                         target = self.push(start, false, cause, p);
                         break;
@@ -451,10 +459,11 @@ pub(crate) fn mix(h: u64, v: u64) -> u64 {
 /// "on" to the candidate's "on", which the searches from the partners measured. Only a
 /// chain good enough to be kept is searched again, for its path. Hints carry their place
 /// in SE's order, so ties resolve as in SE.
-pub(crate) fn search(
-    cur: &Cands,
-    sc: &mut CycleScratch,
-    sink: &mut Sink,
+pub(crate) fn search<S: Size>(
+    g: &Geometry<S>,
+    cur: &Cands<S>,
+    sc: &mut CycleScratch<S>,
+    sink: &mut Sink<S>,
     budget: &mut Budget,
 ) -> bool {
     let best_mode = sink.keeps_best();
@@ -472,21 +481,22 @@ pub(crate) fn search(
         if sink.limit(cycle_base, key) < 4 && (!x || sink.limit(chain_base, key) < 4) {
             continue;
         }
-        sc.links.build(cur, y, x);
+        sc.links.build(g, cur, y, x);
         sc.pass = sc.pass.wrapping_add(1);
         if sc.pass == 0 {
             sc.pstamp.iter_mut().for_each(|p| *p = 0);
             sc.pass = 1;
         }
+        let n_cands = cand_count::<S>() as u64;
         let generation =
-            |start: u16, k: u64| ((pi as u64 * 729 + u64::from(start)) << 10 | k.min(1020)) + 1;
-        for c in 0..81usize {
+            |start: u16, k: u64| ((pi as u64 * n_cands + u64::from(start)) << 10 | k.min(1020)) + 1;
+        for c in 0..S::CELLS {
             let cs = cur.cells[c];
             if cs.len() < 2 || (cs.len() > 2 && !x) {
                 continue;
             }
             for d in cs {
-                let start = (c * 9 + d.index()) as u16;
+                let start = cand_of(c, d.index());
                 // SE `doUnaryChaining`: cycles, then the chain from the start on, then the
                 // chain from it off; hints offered in that order.
                 let cycle_len = sink.limit(cycle_base, key);
@@ -494,12 +504,13 @@ pub(crate) fn search(
                 if cycle_len < 4 && chain_len < 4 {
                     continue;
                 }
-                let Some(t_on) = sc.unary(cur, start, y, cycle_len, chain_len, budget) else {
+                let Some(t_on) = sc.unary(g, cur, start, y, cycle_len, chain_len, budget) else {
                     return false;
                 };
                 for k in 0..sc.found.len() {
                     let (e, cause) = sc.found[k];
                     offer_cycle(
+                        g,
                         cur,
                         sc,
                         start,
@@ -512,13 +523,13 @@ pub(crate) fn search(
                     );
                 }
                 if t_on != NONE {
-                    offer_chain(cur, sc, start, t_on, x, y, generation(start, 1021), sink);
+                    offer_chain(g, cur, sc, start, t_on, x, y, generation(start, 1021), sink);
                 }
                 if x && !best_mode {
-                    match sc.forcing(cur, start, false, y, u32::MAX, budget) {
+                    match sc.forcing(g, cur, start, false, y, u32::MAX, budget) {
                         None => return false,
                         Some(Ok(t)) => {
-                            offer_chain(cur, sc, start, t, x, y, generation(start, 1022), sink)
+                            offer_chain(g, cur, sc, start, t, x, y, generation(start, 1022), sink)
                         }
                         Some(Err(_)) => {}
                     }
@@ -529,13 +540,13 @@ pub(crate) fn search(
             continue;
         }
         // Forcing chains from a candidate assumed off, from the partners' distances.
-        for c in 0..81usize {
+        for c in 0..S::CELLS {
             let cs = cur.cells[c];
             if cs.len() < 2 {
                 continue;
             }
             for d in cs {
-                let start = (c * 9 + d.index()) as u16;
+                let start = cand_of(c, d.index());
                 let mut best = u32::MAX;
                 for p in sc.links.get(start) {
                     let b = p.cand as usize;
@@ -555,14 +566,14 @@ pub(crate) fn search(
                 }
                 let complexity = best + 2;
                 let difficulty = chain_base + length_bonus(complexity - 2);
-                let g = generation(start, 1022);
-                if !sink.wants_at(difficulty, complexity, key, g) {
+                let gen_ = generation(start, 1022);
+                if !sink.wants_at(difficulty, complexity, key, gen_) {
                     continue;
                 }
                 // The search finds that length (and the path SE's search takes).
-                match sc.forcing(cur, start, false, y, complexity, budget) {
+                match sc.forcing(g, cur, start, false, y, complexity, budget) {
                     None => return false,
-                    Some(Ok(t)) => offer_chain(cur, sc, start, t, x, y, g, sink),
+                    Some(Ok(t)) => offer_chain(g, cur, sc, start, t, x, y, gen_, sink),
                     Some(Err(_)) => {}
                 }
             }
@@ -574,16 +585,17 @@ pub(crate) fn search(
 /// Builds the cycle closed by "off" node `e` (its link back to `start` has `cause`) and
 /// offers it (SE `createCycleHint`).
 #[allow(clippy::too_many_arguments)]
-fn offer_cycle(
-    cur: &Cands,
-    sc: &CycleScratch,
+fn offer_cycle<S: Size>(
+    g: &Geometry<S>,
+    cur: &Cands<S>,
+    sc: &CycleScratch<S>,
     start: u16,
     e: u32,
     cause: Cause,
     x: bool,
     y: bool,
     generation: u64,
-    sink: &mut Sink,
+    sink: &mut Sink<S>,
 ) {
     // The closing "on" repeats the start: the distinct potentials are `e` and its
     // ancestors.
@@ -600,25 +612,25 @@ fn offer_cycle(
         return;
     }
     // Cells of the cycle.
-    let mut cells = CellSet::EMPTY;
+    let mut cells = S::Set::EMPTY;
     let mut digits = DigitSet::EMPTY;
-    let sc_cell = Cell::new(cell_of(start) as u8);
+    let sc_cell = Cell::from_index(cell_of(start));
     cells.insert(sc_cell);
     let mut i = e;
     while i != NONE {
         let n = &sc.nodes[i as usize];
-        cells.insert(Cell::new(cell_of(n.cand) as u8));
+        cells.insert(Cell::from_index(cell_of(n.cand)));
         digits.insert(Digit::from_index(digit_of(n.cand)));
         i = n.parent;
     }
     // Cancellations seen from the "on" nodes (forward) and from the "off" nodes (which
     // are "on" in the reversed cycle); the closing node counts as "on", the start itself
     // is not visited (it equals the closing node).
-    let mut forw = [CellSet::EMPTY; 9];
-    let mut back = [CellSet::EMPTY; 9];
+    let mut forw = [S::Set::EMPTY; 9];
+    let mut back = [S::Set::EMPTY; 9];
     let mut add = |cand: u16, on: bool| {
         let (c, d) = (cell_of(cand), digit_of(cand));
-        let hit = (PEERS[c] & cur.planes[d]) - cells;
+        let hit = (g.peers(Cell::from_index(c)) & cur.planes[d]) - cells;
         if on {
             forw[d] |= hit;
         } else {
@@ -635,7 +647,7 @@ fn offer_cycle(
         add(n.cand, n.on);
         i = n.parent;
     }
-    let mut removals = [CellSet::EMPTY; 9];
+    let mut removals = [S::Set::EMPTY; 9];
     let mut any = false;
     for d in 0..9 {
         removals[d] = forw[d] & back[d];
@@ -644,7 +656,7 @@ fn offer_cycle(
     if !any {
         return;
     }
-    let mut hint = Hint::new(technique, difficulty, complexity, key);
+    let mut hint = Hint::<S>::new(technique, difficulty, complexity, key);
     hint.generation = generation;
     hint.removals = removals;
     hint.cells = cells;
@@ -652,15 +664,15 @@ fn offer_cycle(
     if let Some(ctx) = sink.context() {
         // Rule parents (SE `collectRuleParents` on the cycle and its reverse): every
         // potential of the cycle but the start, each by its own cause.
-        let mut parents = Bits::EMPTY;
+        let mut parents = S::Cands::NONE;
         let mut sig = mix(0x5eed, u64::from(start) << 1 | 1);
-        rule_parents_of(ctx, cur, start, cause, &mut parents);
+        rule_parents_of(g, ctx, cur, start, cause, &mut parents);
         let mut i = e;
         while i != NONE {
             let n = &sc.nodes[i as usize];
             sig = mix(sig, u64::from(n.cand) << 1 | u64::from(n.on));
             if n.parent != NONE {
-                rule_parents_of(ctx, cur, n.cand, n.cause, &mut parents);
+                rule_parents_of(g, ctx, cur, n.cand, n.cause, &mut parents);
             }
             i = n.parent;
         }
@@ -672,15 +684,16 @@ fn offer_cycle(
 
 /// Offers the forcing chain ending at node `t` (SE `createForcingChainHint`).
 #[allow(clippy::too_many_arguments)]
-fn offer_chain(
-    cur: &Cands,
-    sc: &CycleScratch,
+fn offer_chain<S: Size>(
+    g: &Geometry<S>,
+    cur: &Cands<S>,
+    sc: &CycleScratch<S>,
     start: u16,
     t: u32,
     x: bool,
     y: bool,
     generation: u64,
-    sink: &mut Sink,
+    sink: &mut Sink<S>,
 ) {
     let complexity = sc.depth(t);
     let (technique, base, key) = if x && y {
@@ -694,9 +707,9 @@ fn offer_chain(
     }
     let target = sc.nodes[t as usize];
     let (c, d) = (cell_of(start), digit_of(start));
-    let cell = Cell::new(c as u8);
+    let cell = Cell::from_index(c);
     let digit = Digit::from_index(d);
-    let mut hint = Hint::new(technique, difficulty, complexity, key);
+    let mut hint = Hint::<S>::new(technique, difficulty, complexity, key);
     hint.generation = generation;
     if target.on {
         for e in cur.cells[c] {
@@ -711,19 +724,19 @@ fn offer_chain(
     let mut i = t;
     while i != NONE {
         let n = &sc.nodes[i as usize];
-        hint.cells.insert(Cell::new(cell_of(n.cand) as u8));
+        hint.cells.insert(Cell::from_index(cell_of(n.cand)));
         hint.digits.insert(Digit::from_index(digit_of(n.cand)));
         i = n.parent;
     }
     if let Some(ctx) = sink.context() {
-        let mut parents = Bits::EMPTY;
+        let mut parents = S::Cands::NONE;
         let mut sig = mix(0xc4a1, 0);
         let mut i = t;
         while i != NONE {
             let n = &sc.nodes[i as usize];
             sig = mix(sig, u64::from(n.cand) << 1 | u64::from(n.on));
             if n.on && n.parent != NONE {
-                rule_parents_of(ctx, cur, n.cand, n.cause, &mut parents);
+                rule_parents_of(g, ctx, cur, n.cand, n.cause, &mut parents);
             }
             i = n.parent;
         }

@@ -30,11 +30,11 @@
 
 use super::nested::Nest;
 use super::potentials::{
-    Cands, Cause, Counter, Implied, Links, NONE, NestedInfo, Run, cell_of, digit_of, off_to_on,
-    on_to_off,
+    Cands, Cause, Counter, Implied, Links, MAX_IMPLIED, NONE, NestedInfo, Run, cand_count, cand_of,
+    cell_of, digit_of, off_to_on, on_to_off,
 };
-use super::{CELL_HOUSES, ChainLevel, Engine, Hint, Sink, rule_parents_of};
-use crate::core::bitboard::CellSet;
+use super::{ChainLevel, Engine, Hint, Sink, rule_parents_of};
+use crate::core::geometry::{CellBits, Geometry, Size};
 use crate::core::index::{Cell, Digit};
 use crate::core::logic::{Budget, Technique, Tenths, length_bonus};
 
@@ -139,14 +139,15 @@ impl Spec {
 /// SE `doChaining`: fills `run` with what follows from `start` assumed on (`start_on`) or
 /// off, on grid `src`. False when the budget ran out.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn chain(
-    run: &mut Run,
-    src: &Cands,
+pub(crate) fn chain<S: Size>(
+    g: &Geometry<S>,
+    run: &mut Run<S>,
+    src: &Cands<S>,
     mode: Mode,
     links: &Links,
     start: u16,
     start_on: bool,
-    mut nest: Option<&mut Nest>,
+    mut nest: Option<&mut Nest<S>>,
     budget: &mut Budget,
 ) -> bool {
     run.reset(start, start_on);
@@ -154,7 +155,7 @@ pub(crate) fn chain(
     // works on a copy.
     let mut work = if mode.dynamic { Some(*src) } else { None };
     let (mut io, mut ioff) = (0usize, 0usize);
-    let mut out = [Implied::default(); 4];
+    let mut out = [Implied::default(); MAX_IMPLIED];
     loop {
         if io < run.ons.len() {
             let p = run.ons[io];
@@ -163,31 +164,31 @@ pub(crate) fn chain(
             let (c, d) = (cell_of(pc), digit_of(pc));
             let cur = work.as_ref().unwrap_or(src);
             // What the "on" potential turns off, as sets (SE `getOnToOff` order: the
-            // cell's other candidates, then the digit's places in the box, row, column).
+            // cell's other candidates, then the digit's places in the cell's houses).
             let others = if mode.y {
                 cur.cells[c].bits() & !(1 << d)
             } else {
                 0
             };
+            let cell = Cell::from_index(c);
             let mut plane = cur.planes[d];
-            plane.remove(Cell::new(c as u8));
-            let [bx, row, col] = CELL_HOUSES[c];
-            let peers = plane & (bx | row | col);
+            plane.remove(cell);
+            let peers = plane & g.peers(cell);
             if others & run.on_cells[c] != 0 || !(peers & run.on_planes[d]).is_empty() {
                 // A contradiction: take the potentials one by one, in order.
                 let mut hit: Option<(u16, Cause)> = None;
-                on_to_off(cur, pc, mode.y, |q, cause| {
+                on_to_off(g, cur, pc, mode.y, |q, cause| {
                     if hit.is_some() {
                         return;
                     }
                     if run.on_idx[q as usize] != NONE {
                         hit = Some((q, cause));
                     } else if run.off_idx[q as usize] == NONE {
-                        run.add(q, false, cause, 0, p);
+                        run.add(g, q, false, cause, 0, p);
                     }
                 });
                 if let Some((q, cause)) = hit {
-                    let t = run.push(q, false, cause, 0, p);
+                    let t = run.push(g, q, false, cause, 0, p);
                     run.contradiction = Some((run.on_idx[q as usize], t));
                     break;
                 }
@@ -196,18 +197,17 @@ pub(crate) fn chain(
                 while fresh != 0 {
                     let e = fresh.trailing_zeros() as usize;
                     fresh &= fresh - 1;
-                    run.add((c * 9 + e) as u16, false, Cause::Cell, 0, p);
+                    run.add(g, cand_of(c, e), false, Cause::CELL, 0, p);
                 }
                 let new = peers - run.off_planes[d];
                 if !new.is_empty() {
-                    for x in new & bx {
-                        run.add((x.index() * 9 + d) as u16, false, Cause::Block, 0, p);
-                    }
-                    for x in (new & row) - bx {
-                        run.add((x.index() * 9 + d) as u16, false, Cause::Row, 0, p);
-                    }
-                    for x in (new & col) - bx {
-                        run.add((x.index() * 9 + d) as u16, false, Cause::Column, 0, p);
+                    let mut seen = S::Set::EMPTY;
+                    for (k, &h) in g.cell_houses(cell).ids().iter().enumerate() {
+                        let hs = g.house_set(h as usize);
+                        for x in (new & hs) - seen {
+                            run.add(g, cand_of(x.index(), d), false, Cause::region(k), 0, p);
+                        }
+                        seen |= hs;
                     }
                 }
             }
@@ -217,8 +217,8 @@ pub(crate) fn chain(
             let pc = run.nodes[p as usize].cand;
             let n = match work.as_mut() {
                 Some(w) => {
-                    let n = off_to_on(w, src, pc, mode.y, true, &mut out);
-                    w.remove(pc);
+                    let n = off_to_on(g, w, src, pc, mode.y, true, &mut out);
+                    w.remove(g, pc);
                     n
                 }
                 None => {
@@ -231,13 +231,13 @@ pub(crate) fn chain(
             for imp in &out[..n] {
                 let (q, cause) = (imp.cand, imp.cause());
                 if run.off_idx[q as usize] != NONE {
-                    let t = run.push(q, true, cause, imp.hidden, p);
+                    let t = run.push(g, q, true, cause, imp.hidden, p);
                     run.contradiction = Some((t, run.off_idx[q as usize]));
                     stop = true;
                     break;
                 }
                 if run.on_idx[q as usize] == NONE {
-                    run.add(q, true, cause, imp.hidden, p);
+                    run.add(g, q, true, cause, imp.hidden, p);
                 }
             }
             if stop {
@@ -248,7 +248,7 @@ pub(crate) fn chain(
                 break;
             };
             let cur = work.as_ref().unwrap_or(src);
-            match super::nested::advanced(run, cur, src, mode.level, nest, budget) {
+            match super::nested::advanced(g, run, cur, src, mode.level, nest, budget) {
                 None => return false,
                 Some(0) => break,
                 Some(_) => {}
@@ -262,7 +262,7 @@ pub(crate) fn chain(
 
 /// Keeps in `a` only the candidates also in `b` (per-digit planes).
 #[inline]
-fn and_with(a: &mut [CellSet; 9], b: &[CellSet; 9]) {
+fn and_with<T: CellBits>(a: &mut [T; 9], b: &[T; 9]) {
     for (x, y) in a.iter_mut().zip(b) {
         *x &= *y;
     }
@@ -270,24 +270,25 @@ fn and_with(a: &mut [CellSet; 9], b: &[CellSet; 9]) {
 
 /// True when no plane holds a cell.
 #[inline]
-fn is_empty(a: &[CellSet; 9]) -> bool {
+fn is_empty<T: CellBits>(a: &[T; 9]) -> bool {
     a.iter().all(|p| p.is_empty())
 }
 
 /// True when candidate `q` is in the planes.
 #[inline]
-fn has(a: &[CellSet; 9], q: u16) -> bool {
-    a[digit_of(q)].contains(Cell::new(cell_of(q) as u8))
+fn has<T: CellBits>(a: &[T; 9], q: u16) -> bool {
+    a[digit_of(q)].contains(Cell::from_index(cell_of(q)))
 }
 
 /// The chains of one hint: the runs and their target nodes.
-type Parts<'a> = [(&'a Run, u32)];
+type Parts<'a, S> = [(&'a Run<S>, u32)];
 
 /// The complexity of a hint made of `parts` if it is at most `limit` (SE `getComplexity`).
-fn complexity(
+fn complexity<S: Size>(
+    g: &Geometry<S>,
     counter: &mut Counter,
     table: &[NestedInfo],
-    parts: &Parts<'_>,
+    parts: &Parts<'_, S>,
     limit: u32,
 ) -> Option<u32> {
     let lb: u32 = parts
@@ -301,7 +302,7 @@ fn complexity(
     let mut flat = 0u32;
     for &(r, t) in parts {
         let left = limit - flat;
-        let n = counter.count(r, table, t, left);
+        let n = counter.count(g, r, table, t, left);
         if n > left {
             return None;
         }
@@ -314,29 +315,30 @@ fn complexity(
 /// For a nested search: the rule parents and fingerprint of a hint made of `parts`;
 /// `root` is the cause given to the assumptions (cell and region hints rely on the cell
 /// or house they start from).
-fn nested_parents(
+fn nested_parents<S: Size>(
+    g: &Geometry<S>,
     counter: &mut Counter,
-    ctx: &Cands,
-    cur: &Cands,
-    parts: &Parts<'_>,
+    ctx: &Cands<S>,
+    cur: &Cands<S>,
+    parts: &Parts<'_, S>,
     root: Cause,
-    hint: &mut Hint,
+    hint: &mut Hint<S>,
 ) {
     let mut sig = 0x0f0f_u64;
     for &(r, t) in parts {
         let mut acc = 0u64;
-        counter.walk(r, t, |n| {
+        counter.walk(g, r, t, |n| {
             acc = acc.wrapping_add(super::cycles::mix(
                 1,
                 u64::from(n.cand) << 1 | u64::from(n.on),
             ));
             if n.on {
-                let cause = if n.cause == Cause::Assumption {
+                let cause = if n.cause == Cause::ASSUMPTION {
                     root
                 } else {
                     n.cause
                 };
-                rule_parents_of(ctx, cur, n.cand, cause, &mut hint.parents);
+                rule_parents_of(g, ctx, cur, n.cand, cause, &mut hint.parents);
             }
         });
         sig = super::cycles::mix(sig, acc);
@@ -348,34 +350,35 @@ fn nested_parents(
 /// placed and the cell's other candidates go; off: the candidate goes), made of `parts`,
 /// and offers it if worth it and good enough.
 #[allow(clippy::too_many_arguments)]
-fn offer(
-    src: &Cands,
+fn offer<S: Size>(
+    g: &Geometry<S>,
+    src: &Cands<S>,
     spec: &Spec,
     technique: Technique,
     sort_key: u8,
     target: (u16, bool),
-    parts: &Parts<'_>,
+    parts: &Parts<'_, S>,
     root: Cause,
     counter: &mut Counter,
     table: &[NestedInfo],
-    sink: &mut Sink,
+    sink: &mut Sink<S>,
 ) {
     let (cand, on) = target;
     let (c, d) = (cell_of(cand), digit_of(cand));
-    let cell = Cell::new(c as u8);
+    let cell = Cell::from_index(c);
     // An "on" result removes the cell's other candidates: worth it only if it has some.
     if on && src.cells[c].bits() & !(1 << d) == 0 {
         return;
     }
     let limit = sink.limit(spec.base, sort_key);
-    let Some(cx) = complexity(counter, table, parts, limit) else {
+    let Some(cx) = complexity(g, counter, table, parts, limit) else {
         return;
     };
     let difficulty = spec.base + length_bonus(cx.saturating_sub(2));
     if !sink.wants(difficulty, cx, sort_key) {
         return;
     }
-    let mut hint = Hint::new(technique, difficulty, cx, sort_key);
+    let mut hint = Hint::<S>::new(technique, difficulty, cx, sort_key);
     if on {
         for e in src.cells[c] {
             if e.index() != d {
@@ -388,13 +391,13 @@ fn offer(
     }
     for &(r, t) in parts {
         let n = &r.nodes[t as usize];
-        hint.cells.insert(Cell::new(cell_of(n.cand) as u8));
+        hint.cells.insert(Cell::from_index(cell_of(n.cand)));
         hint.digits.insert(Digit::from_index(digit_of(n.cand)));
     }
     hint.cells.insert(cell);
     if let Some(ctx) = sink.context() {
         let ctx = *ctx;
-        nested_parents(counter, &ctx, src, parts, root, &mut hint);
+        nested_parents(g, counter, &ctx, src, parts, root, &mut hint);
     }
     sink.offer(&hint);
 }
@@ -403,20 +406,22 @@ fn offer(
 /// to know whether a hint may come from it. The full run (with its parents) is rebuilt
 /// only when a hint is to be made.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Outcome {
-    on: [CellSet; 9],
-    off: [CellSet; 9],
+pub(crate) struct Outcome<S: Size> {
+    on: [S::Set; 9],
+    off: [S::Set; 9],
     contradiction: bool,
 }
 
-impl Outcome {
-    const EMPTY: Outcome = Outcome {
-        on: [CellSet::EMPTY; 9],
-        off: [CellSet::EMPTY; 9],
-        contradiction: false,
-    };
+impl<S: Size> Outcome<S> {
+    fn empty() -> Outcome<S> {
+        Outcome {
+            on: [S::Set::EMPTY; 9],
+            off: [S::Set::EMPTY; 9],
+            contradiction: false,
+        }
+    }
 
-    fn of(run: &Run) -> Outcome {
+    fn of(run: &Run<S>) -> Outcome<S> {
         Outcome {
             on: run.on_planes,
             off: run.off_planes,
@@ -428,17 +433,17 @@ impl Outcome {
 /// The outcomes of the "on" runs met during one search, by candidate (a run is the same
 /// wherever SE starts it: from its cell, or from another place of a house).
 #[derive(Clone, Debug)]
-pub(crate) struct OutcomeCache {
-    outs: Vec<Outcome>,
+pub(crate) struct OutcomeCache<S: Size> {
+    outs: Vec<Outcome<S>>,
     stamp: Vec<u32>,
     generation: u32,
 }
 
-impl OutcomeCache {
-    pub(crate) fn new() -> OutcomeCache {
+impl<S: Size> OutcomeCache<S> {
+    pub(crate) fn new() -> OutcomeCache<S> {
         OutcomeCache {
-            outs: vec![Outcome::EMPTY; 729],
-            stamp: vec![0; 729],
+            outs: vec![Outcome::empty(); cand_count::<S>()],
+            stamp: vec![0; cand_count::<S>()],
             generation: 0,
         }
     }
@@ -453,24 +458,26 @@ impl OutcomeCache {
     }
 }
 
-/// How to run a chain: the grid, links, mode, nesting and budget of one search.
-struct Ctx<'a, 'n> {
-    src: &'a Cands,
+/// How to run a chain: the geometry, grid, links, mode, nesting and budget of one search.
+struct Ctx<'a, 'n, S: Size> {
+    g: &'a Geometry<S>,
+    src: &'a Cands<S>,
     mode: Mode,
     links: &'a Links,
-    nest: Option<&'n mut Nest>,
+    nest: Option<&'n mut Nest<S>>,
     budget: &'a mut Budget,
 }
 
-impl Ctx<'_, '_> {
+impl<S: Size> Ctx<'_, '_, S> {
     /// Makes `buf` hold the full run of `cand` assumed on (`held` tracks what `buf`
     /// holds). False when the budget ran out.
-    fn exact(&mut self, cand: u16, buf: &mut Run, held: &mut u16) -> bool {
+    fn exact(&mut self, cand: u16, buf: &mut Run<S>, held: &mut u16) -> bool {
         if *held == cand {
             return true;
         }
         *held = u16::MAX;
         if !chain(
+            self.g,
             buf,
             self.src,
             self.mode,
@@ -491,10 +498,10 @@ impl Ctx<'_, '_> {
     fn outcome(
         &mut self,
         cand: u16,
-        buf: &mut Run,
+        buf: &mut Run<S>,
         held: &mut u16,
-        cache: &mut OutcomeCache,
-    ) -> Option<Outcome> {
+        cache: &mut OutcomeCache<S>,
+    ) -> Option<Outcome<S>> {
         let i = cand as usize;
         if cache.stamp[i] == cache.generation {
             return Some(cache.outs[i]);
@@ -519,18 +526,19 @@ impl Ctx<'_, '_> {
 
 /// True when the two sets of planes share a candidate.
 #[inline]
-fn meets(a: &[CellSet; 9], b: &[CellSet; 9]) -> bool {
+fn meets<T: CellBits>(a: &[T; 9], b: &[T; 9]) -> bool {
     a.iter().zip(b).any(|(x, y)| !(*x & *y).is_empty())
 }
 
 /// Runs one chaining producer of the multiple/dynamic family on `src` and offers every
 /// hint to `sink`. False when the budget ran out.
-pub(crate) fn search(
-    src: &Cands,
+pub(crate) fn search<S: Size>(
+    g: &Geometry<S>,
+    src: &Cands<S>,
     spec: Spec,
-    eng: &mut Engine,
-    nest: Option<&mut Nest>,
-    sink: &mut Sink,
+    eng: &mut Engine<S>,
+    nest: Option<&mut Nest<S>>,
+    sink: &mut Sink<S>,
     budget: &mut Budget,
 ) -> bool {
     let mode = spec.mode();
@@ -542,10 +550,11 @@ pub(crate) fn search(
         ..
     } = eng;
     if !spec.dynamic {
-        links.build(src, mode.y, true);
+        links.build(g, src, mode.y, true);
     }
     cache.clear();
     let mut cx = Ctx {
+        g,
         src,
         mode,
         links: &*links,
@@ -557,17 +566,17 @@ pub(crate) fn search(
     let off_run = &mut off_run[0];
     let mut held_values = [u16::MAX; OFF_RUN];
     let mut held_regions = [u16::MAX; RUNS - OFF_RUN - 1];
-    for c in 0..81usize {
+    for c in 0..S::CELLS {
         let cs = src.cells[c];
         let card = cs.len();
         if !(card > 2 || (card > 1 && spec.dynamic)) {
             continue;
         }
         // What every candidate of the cell implies (cell forcing chains).
-        let mut cell_on = [CellSet::EMPTY; 9];
-        let mut cell_off = [CellSet::EMPTY; 9];
+        let mut cell_on = [S::Set::EMPTY; 9];
+        let mut cell_off = [S::Set::EMPTY; 9];
         for (vi, v) in cs.iter().enumerate() {
-            let start = (c * 9 + v.index()) as u16;
+            let start = cand_of(c, v.index());
             let Some(o_on) = cx.outcome(start, &mut value_runs[vi], &mut held_values[vi], cache)
             else {
                 return false;
@@ -581,6 +590,7 @@ pub(crate) fn search(
             }
             if spec.dynamic
                 && !chain(
+                    g,
                     off_run,
                     src,
                     mode,
@@ -603,13 +613,14 @@ pub(crate) fn search(
                     if let Some((a, b)) = on_run.contradiction {
                         let parts = [(on_run, a), (on_run, b)];
                         offer(
+                            g,
                             src,
                             &spec,
                             spec.binary_technique,
                             7,
                             (start, false),
                             &parts,
-                            Cause::Assumption,
+                            Cause::ASSUMPTION,
                             counter,
                             cx.table(),
                             sink,
@@ -619,13 +630,14 @@ pub(crate) fn search(
                 if let Some((a, b)) = off_run.contradiction {
                     let parts = [(&*off_run, a), (&*off_run, b)];
                     offer(
+                        g,
                         src,
                         &spec,
                         spec.binary_technique,
                         7,
                         (start, true),
                         &parts,
-                        Cause::Assumption,
+                        Cause::ASSUMPTION,
                         counter,
                         cx.table(),
                         sink,
@@ -649,13 +661,14 @@ pub(crate) fn search(
                     if j != NONE {
                         let parts = [(on_run, i), (&*off_run, j)];
                         offer(
+                            g,
                             src,
                             &spec,
                             spec.binary_technique,
                             1,
                             (q, true),
                             &parts,
-                            Cause::Assumption,
+                            Cause::ASSUMPTION,
                             counter,
                             cx.table(),
                             sink,
@@ -668,13 +681,14 @@ pub(crate) fn search(
                     if j != NONE {
                         let parts = [(on_run, i), (&*off_run, j)];
                         offer(
+                            g,
                             src,
                             &spec,
                             spec.binary_technique,
                             1,
                             (q, false),
                             &parts,
-                            Cause::Assumption,
+                            Cause::ASSUMPTION,
                             counter,
                             cx.table(),
                             sink,
@@ -714,7 +728,7 @@ pub(crate) fn search(
                 continue;
             }
             for (vi, v) in cs.iter().enumerate() {
-                let start = (c * 9 + v.index()) as u16;
+                let start = cand_of(c, v.index());
                 if !cx.exact(start, &mut value_runs[vi], &mut held_values[vi]) {
                     return false;
                 }
@@ -733,7 +747,7 @@ pub(crate) fn search(
                     if !has(&bits, q) {
                         continue;
                     }
-                    let mut parts: [(&Run, u32); 9] = [(&value_runs[0], 0); 9];
+                    let mut parts: [(&Run<S>, u32); 9] = [(&value_runs[0], 0); 9];
                     for (m, r) in value_runs[..k].iter().enumerate() {
                         let idx = if on {
                             r.on_idx[q as usize]
@@ -743,13 +757,14 @@ pub(crate) fn search(
                         parts[m] = (r, idx);
                     }
                     offer(
+                        g,
                         src,
                         &spec,
                         spec.cell_technique,
                         5,
                         (q, on),
                         &parts[..k],
-                        Cause::Cell,
+                        Cause::CELL,
                         counter,
                         cx.table(),
                         sink,
@@ -764,27 +779,29 @@ pub(crate) fn search(
 /// SE `doRegionChainings` for candidate `v` of cell `c` (its outcome is `o_on`, its run
 /// goes in `value_runs[vi]` when needed).
 #[allow(clippy::too_many_arguments)]
-fn regions(
-    cx: &mut Ctx<'_, '_>,
+fn regions<S: Size>(
+    cx: &mut Ctx<'_, '_, S>,
     spec: &Spec,
     c: usize,
     v: Digit,
     vi: usize,
-    o_on: &Outcome,
-    value_runs: &mut [Run],
+    o_on: &Outcome<S>,
+    value_runs: &mut [Run<S>],
     held_values: &mut [u16; OFF_RUN],
-    region_runs: &mut [Run],
+    region_runs: &mut [Run<S>],
     held_regions: &mut [u16; RUNS - OFF_RUN - 1],
-    cache: &mut OutcomeCache,
+    cache: &mut OutcomeCache<S>,
     counter: &mut Counter,
-    sink: &mut Sink,
+    sink: &mut Sink<S>,
 ) -> bool {
     let d = v.index();
-    let me = Cell::new(c as u8);
+    let me = Cell::from_index(c);
     let src = cx.src;
-    for (k, cause) in Cause::REGIONS.iter().enumerate() {
-        let h = super::CELL_HOUSES[c][k];
-        let pos: CellSet = src.planes[d] & h;
+    let g = cx.g;
+    for (k, &hid) in g.cell_houses(me).ids().iter().enumerate() {
+        let cause = Cause::region(k);
+        let h = g.house_set(hid as usize);
+        let pos: S::Set = src.planes[d] & h;
         let n = pos.len();
         if !(n == 2 || (spec.multiple && n > 2)) || pos.first() != Some(me) {
             continue;
@@ -801,7 +818,7 @@ fn regions(
             if x == me {
                 continue;
             }
-            let start = (x.index() * 9 + d) as u16;
+            let start = cand_of(x.index(), d);
             let Some(o) = cx.outcome(start, &mut region_runs[m], &mut held_regions[m], cache)
             else {
                 return false;
@@ -817,11 +834,7 @@ fn regions(
             continue;
         }
         // A hint: the full runs are needed.
-        if !cx.exact(
-            (c * 9 + d) as u16,
-            &mut value_runs[vi],
-            &mut held_values[vi],
-        ) {
+        if !cx.exact(cand_of(c, d), &mut value_runs[vi], &mut held_values[vi]) {
             return false;
         }
         let mut j = 0;
@@ -830,7 +843,7 @@ fn regions(
                 continue;
             }
             if !cx.exact(
-                (x.index() * 9 + d) as u16,
+                cand_of(x.index(), d),
                 &mut region_runs[j],
                 &mut held_regions[j],
             ) {
@@ -850,7 +863,7 @@ fn regions(
                     continue;
                 }
                 // Chains in the order of the house's places (ours is the first).
-                let mut parts: [(&Run, u32); 9] = [(on_run, i); 9];
+                let mut parts: [(&Run<S>, u32); 9] = [(on_run, i); 9];
                 for (j, r) in region_runs[..m].iter().enumerate() {
                     let idx = if on {
                         r.on_idx[q as usize]
@@ -860,13 +873,14 @@ fn regions(
                     parts[j + 1] = (r, idx);
                 }
                 offer(
+                    g,
                     src,
                     spec,
                     spec.region_technique,
                     6,
                     (q, on),
                     &parts[..m + 1],
-                    *cause,
+                    cause,
                     counter,
                     cx.table(),
                     sink,

@@ -34,10 +34,11 @@ mod forcing;
 mod nested;
 mod potentials;
 
-use potentials::{Bits, CELL_HOUSES, Cands, Cause, Counter, Run, cell_of, digit_of};
+use potentials::{Cands, Cause, Counter, Run, cand_count, cand_of, cell_of, digit_of};
 
 use super::{Board, Budget, Step, Technique, Tenths};
-use crate::core::bitboard::{CellSet, DigitSet};
+use crate::core::bitboard::DigitSet;
+use crate::core::geometry::{CandBits, CellBits, Geometry, S81, Size};
 use crate::core::index::{Cell, Digit};
 
 /// One of Sudoku Explainer's chaining producers, in the order its solver tries them
@@ -87,41 +88,41 @@ impl ChainLevel {
 /// by), what it removes and places; for hints found inside a nested search, also the
 /// outer chain's removals it relied on and a fingerprint of its chains.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Hint {
+pub(crate) struct Hint<S: Size> {
     pub technique: Technique,
     pub difficulty: Tenths,
     pub complexity: u32,
     pub sort_key: u8,
-    pub removals: [CellSet; 9],
+    pub removals: [S::Set; 9],
     pub placement: Option<(Cell, Digit)>,
-    pub cells: CellSet,
+    pub cells: S::Set,
     pub digits: DigitSet,
     /// Nested searches only: the candidates the outer chain removed that this hint needs
     /// (SE `getRuleParents`).
-    pub parents: Bits,
+    pub parents: S::Cands,
     /// Nested searches only: fingerprint of the chains (SE `FullChain`).
     pub sig: u64,
     /// Position in SE's order of generation, which breaks ties (0: the order of offers).
     pub generation: u64,
 }
 
-impl Hint {
+impl<S: Size> Hint<S> {
     pub(crate) fn new(
         technique: Technique,
         difficulty: Tenths,
         complexity: u32,
         sort_key: u8,
-    ) -> Hint {
+    ) -> Hint<S> {
         Hint {
             technique,
             difficulty,
             complexity,
             sort_key,
-            removals: [CellSet::EMPTY; 9],
+            removals: [S::Set::EMPTY; 9],
             placement: None,
-            cells: CellSet::EMPTY,
+            cells: S::Set::EMPTY,
             digits: DigitSet::EMPTY,
-            parents: Bits::EMPTY,
+            parents: S::Cands::NONE,
             sig: 0,
             generation: 0,
         }
@@ -140,7 +141,7 @@ impl Hint {
     /// The removal of candidate `cand`.
     #[inline]
     pub(crate) fn remove_cand(&mut self, cand: u16) {
-        self.removals[digit_of(cand)].insert(Cell::new(cell_of(cand) as u8));
+        self.removals[digit_of(cand)].insert(Cell::from_index(cell_of(cand)));
     }
 }
 
@@ -166,17 +167,17 @@ fn threshold(b: u32) -> u32 {
 /// Where a search sends its hints: either it keeps the best one (SE's sort order, the
 /// first found among equals), or it collects them all (for a nested search).
 #[derive(Clone, Debug)]
-pub(crate) struct Sink {
+pub(crate) struct Sink<S: Size> {
     collect: bool,
-    ctx: Option<Cands>,
-    best: Option<Hint>,
-    pub(crate) all: Vec<Hint>,
+    ctx: Option<Cands<S>>,
+    best: Option<Hint<S>>,
+    pub(crate) all: Vec<Hint<S>>,
     /// The generation the next hint offered without one gets.
     next: u64,
 }
 
-impl Sink {
-    fn new() -> Sink {
+impl<S: Size> Sink<S> {
+    fn new() -> Sink<S> {
         Sink {
             collect: false,
             ctx: None,
@@ -196,7 +197,7 @@ impl Sink {
     }
 
     /// Collect-all mode, with `ctx` the outer chain's starting grid (for rule parents).
-    pub(crate) fn reset_collect(&mut self, ctx: &Cands) {
+    pub(crate) fn reset_collect(&mut self, ctx: &Cands<S>) {
         self.collect = true;
         self.ctx = Some(*ctx);
         self.best = None;
@@ -212,7 +213,7 @@ impl Sink {
 
     /// The outer chain's starting grid when collecting for a nested search.
     #[inline]
-    pub(crate) fn context(&self) -> Option<&Cands> {
+    pub(crate) fn context(&self) -> Option<&Cands<S>> {
         self.ctx.as_ref()
     }
 
@@ -266,7 +267,7 @@ impl Sink {
     /// Offers a hint: kept if it beats the best so far (or always, when collecting). A
     /// hint without a generation gets the next one.
     #[inline]
-    pub(crate) fn offer(&mut self, h: &Hint) {
+    pub(crate) fn offer(&mut self, h: &Hint<S>) {
         let generation = if h.generation == 0 {
             self.next += 1;
             self.next - 1
@@ -286,49 +287,49 @@ impl Sink {
 /// naked single, the cell's removed candidates; for a hidden single, the digit's removed
 /// places in the house.
 #[inline]
-pub(crate) fn rule_parents_of(ctx: &Cands, cur: &Cands, cand: u16, cause: Cause, out: &mut Bits) {
+pub(crate) fn rule_parents_of<S: Size>(
+    g: &Geometry<S>,
+    ctx: &Cands<S>,
+    cur: &Cands<S>,
+    cand: u16,
+    cause: Cause,
+    out: &mut S::Cands,
+) {
     let (c, d) = (cell_of(cand), digit_of(cand));
-    match cause {
-        Cause::Cell => {
-            for e in ctx.cells[c] - cur.cells[c] {
-                out.set((c * 9 + e.index()) as u16);
-            }
+    if cause == Cause::CELL {
+        for e in ctx.cells[c] - cur.cells[c] {
+            out.set(cand_of(c, e.index()));
         }
-        Cause::Block | Cause::Row | Cause::Column => {
-            let k = match cause {
-                Cause::Block => 0,
-                Cause::Row => 1,
-                _ => 2,
-            };
-            for x in (ctx.planes[d] - cur.planes[d]) & CELL_HOUSES[c][k] {
-                out.set((x.index() * 9 + d) as u16);
-            }
+    } else if cause.region_index().is_some() {
+        let h = g.house_set(cause.house(g, c));
+        for x in (ctx.planes[d] - cur.planes[d]) & h {
+            out.set(cand_of(x.index(), d));
         }
-        Cause::Assumption | Cause::Advanced => {}
     }
 }
 
 /// The searches' working memory at one nesting depth.
 #[derive(Clone, Debug)]
-pub(crate) struct Engine {
+pub(crate) struct Engine<S: Size> {
     /// Runs: one per candidate of the cell being examined, one for the "off" assumption,
     /// and one per other place of a house (region chains).
-    pub(crate) runs: Vec<Run>,
-    pub(crate) cyc: cycles::CycleScratch,
+    pub(crate) runs: Vec<Run<S>>,
+    pub(crate) cyc: cycles::CycleScratch<S>,
     pub(crate) counter: Counter,
     /// Links of a static search.
     pub(crate) links: potentials::Links,
     /// Outcomes of the runs of a search.
-    pub(crate) cache: forcing::OutcomeCache,
+    pub(crate) cache: forcing::OutcomeCache<S>,
 }
 
-impl Engine {
-    fn new() -> Engine {
+impl<S: Size> Engine<S> {
+    fn new() -> Engine<S> {
+        let n = cand_count::<S>();
         Engine {
             runs: (0..forcing::RUNS).map(|_| Run::new()).collect(),
             cyc: cycles::CycleScratch::new(),
-            counter: Counter::new(),
-            links: potentials::Links::new(),
+            counter: Counter::new(n),
+            links: potentials::Links::new(n),
             cache: forcing::OutcomeCache::new(),
         }
     }
@@ -336,21 +337,21 @@ impl Engine {
 
 /// Working memory of the chain searches, built once per worker and reused.
 #[derive(Clone, Debug)]
-pub struct ChainScratch {
-    eng: Engine,
-    nest: nested::Nest,
-    sink: Sink,
+pub struct ChainScratch<S: Size = S81> {
+    eng: Engine<S>,
+    nest: nested::Nest<S>,
+    sink: Sink<S>,
 }
 
-impl Default for ChainScratch {
+impl<S: Size> Default for ChainScratch<S> {
     fn default() -> Self {
         ChainScratch::new()
     }
 }
 
-impl ChainScratch {
+impl<S: Size> ChainScratch<S> {
     /// Fresh scratch.
-    pub fn new() -> ChainScratch {
+    pub fn new() -> ChainScratch<S> {
         ChainScratch {
             eng: Engine::new(),
             nest: nested::Nest::new(),
@@ -369,28 +370,32 @@ pub fn supports(level: ChainLevel) -> bool {
 
 /// The easiest chaining step of `level` on `board`, written to `step`; false when there is
 /// none or when `budget` ran out (check [`Budget::exhausted`] to tell them apart).
-pub fn find(
-    board: &Board,
+pub fn find<S: Size>(
+    g: &Geometry<S>,
+    board: &Board<S>,
     level: ChainLevel,
-    scratch: &mut ChainScratch,
+    scratch: &mut ChainScratch<S>,
     budget: &mut Budget,
-    step: &mut Step,
+    step: &mut Step<S>,
 ) -> bool {
-    let src = Cands::from_board(board);
+    let src = Cands::from_board(g, board);
     scratch.sink.reset_best();
     let ok = match level {
-        ChainLevel::Cycles => cycles::search(&src, &mut scratch.eng.cyc, &mut scratch.sink, budget),
+        ChainLevel::Cycles => {
+            cycles::search(g, &src, &mut scratch.eng.cyc, &mut scratch.sink, budget)
+        }
         _ => {
             let Some(spec) = forcing::Spec::of(level) else {
                 return false;
             };
-            scratch.nest.prepare(board);
+            scratch.nest.prepare(g, board);
             let nest = if spec.level > 0 {
                 Some(&mut scratch.nest)
             } else {
                 None
             };
             forcing::search(
+                g,
                 &src,
                 spec,
                 &mut scratch.eng,
@@ -438,10 +443,10 @@ mod tests {
 
     #[test]
     fn the_limit_keeps_exactly_the_better_hints() {
-        let mut s = Sink::new();
+        let mut s: Sink<S81> = Sink::new();
         s.reset_best();
         assert_eq!(s.limit(85, 1), u32::MAX);
-        let mut h = Hint::new(Technique::DynamicForcingChain, 85 + 3, 13, 5);
+        let mut h: Hint<S81> = Hint::new(Technique::DynamicForcingChain, 85 + 3, 13, 5);
         h.removals[0].insert(Cell::new(0));
         s.offer(&h);
         for base in [80u8, 85, 90] {

@@ -14,68 +14,70 @@
 
 use super::cycles::{self, mix};
 use super::forcing::{self, Spec};
-use super::potentials::{Bits, Cands, NONE, NestedInfo, Run};
+use super::potentials::{Cands, NONE, NestedInfo, Run, cand_of};
 use super::{Engine, Hint, Sink};
-use crate::core::bitboard::{CellSet, DigitSet};
-use crate::core::index::{Digit, HOUSE_SETS};
-use crate::core::logic::singles::BOX_COL_ROW;
+use crate::core::bitboard::DigitSet;
+use crate::core::geometry::{Arr, CandBits, CellBits, FishSystem, Geometry, Size};
+use crate::core::index::Digit;
 use crate::core::logic::{Board, Budget, combos};
 
 /// Working memory of the nested searches.
 #[derive(Clone, Debug)]
-pub(crate) struct Nest {
+pub(crate) struct Nest<S: Size> {
     /// Engine of the inner chaining searches.
-    inner: Engine,
+    inner: Engine<S>,
     /// Collects the inner chaining hints.
-    sink: Sink,
+    sink: Sink<S>,
     /// Nested chaining hints used so far in this search (complexity, fingerprint).
     pub(crate) table: Vec<NestedInfo>,
     /// Number of empty cells (no digit yet) per house.
-    empty_count: [u8; 27],
-    /// Number of cells holding each digit.
-    placed: [u8; 9],
+    empty_count: S::Houses<u8>,
+    /// Number of cells holding each digit, per fish system.
+    placed: [[u8; 9]; 8],
     /// Order of the collected hints.
     order: Vec<u32>,
     /// Fingerprints of the removals of the hints kept.
     seen: Vec<u64>,
 }
 
-impl Nest {
-    pub(crate) fn new() -> Nest {
+impl<S: Size> Nest<S> {
+    pub(crate) fn new() -> Nest<S> {
         Nest {
             inner: Engine::new(),
             sink: Sink::new(),
             table: Vec::with_capacity(4096),
-            empty_count: [0; 27],
-            placed: [0; 9],
+            empty_count: S::Houses::splat(0),
+            placed: [[0; 9]; 8],
             order: Vec::with_capacity(1024),
             seen: Vec::with_capacity(1024),
         }
     }
 
     /// Sets up for a search on `board`.
-    pub(crate) fn prepare(&mut self, board: &Board) {
+    pub(crate) fn prepare(&mut self, g: &Geometry<S>, board: &Board<S>) {
         self.table.clear();
-        for (h, set) in HOUSE_SETS.iter().enumerate() {
-            self.empty_count[h] = (board.empty() & *set).len() as u8;
+        for (h, d) in g.houses().iter().enumerate() {
+            self.empty_count[h] = (board.empty() & d.set).len() as u8;
         }
-        for d in Digit::all() {
-            self.placed[d.index()] = board.placed(d).len() as u8;
+        for (k, sys) in g.fish_systems().iter().enumerate().take(8) {
+            for d in Digit::all() {
+                self.placed[k][d.index()] = (board.placed(d) & sys.cells).len() as u8;
+            }
         }
     }
 }
 
 /// Adds the removals of one hint to the chain as advanced "off" potentials with `parents`
 /// (unless already there).
-fn add_offs(run: &mut Run, removals: &[CellSet; 9], parents: &Bits, nested: u32) {
-    let mut all = CellSet::EMPTY;
+fn add_offs<S: Size>(run: &mut Run<S>, removals: &[S::Set; 9], parents: &S::Cands, nested: u32) {
+    let mut all = S::Set::EMPTY;
     for s in removals {
         all |= *s;
     }
     for c in all {
         for (d, s) in removals.iter().enumerate() {
             if s.contains(c) {
-                let cand = (c.index() * 9 + d) as u16;
+                let cand = cand_of(c.index(), d);
                 if run.off_idx[cand as usize] == NONE {
                     run.add_advanced(cand, parents, nested);
                 }
@@ -85,12 +87,12 @@ fn add_offs(run: &mut Run, removals: &[CellSet; 9], parents: &Bits, nested: u32)
 }
 
 /// [`add_offs`] for one digit `d`: `elim` loses `d` because `d` is off in `parent_cells`.
-fn add_digit_offs(run: &mut Run, d: usize, elim: CellSet, parent_cells: CellSet) {
-    let mut parents = Bits::EMPTY;
+fn add_digit_offs<S: Size>(run: &mut Run<S>, d: usize, elim: S::Set, parent_cells: S::Set) {
+    let mut parents = S::Cands::NONE;
     for x in parent_cells {
-        parents.set((x.index() * 9 + d) as u16);
+        parents.set(cand_of(x.index(), d));
     }
-    let mut removals = [CellSet::EMPTY; 9];
+    let mut removals = [S::Set::EMPTY; 9];
     removals[d] = elim;
     add_offs(run, &removals, &parents, NONE);
 }
@@ -98,36 +100,40 @@ fn add_digit_offs(run: &mut Run, d: usize, elim: CellSet, parent_cells: CellSet)
 /// The advanced potentials of a dynamic chain at `level` whose grid is now `cur` (it
 /// started from `src`), added to `run`. Returns how many hints gave potentials (0: the
 /// chain is over), or `None` when the budget ran out.
-pub(crate) fn advanced(
-    run: &mut Run,
-    cur: &Cands,
-    src: &Cands,
+pub(crate) fn advanced<S: Size>(
+    g: &Geometry<S>,
+    run: &mut Run<S>,
+    cur: &Cands<S>,
+    src: &Cands<S>,
     level: u8,
-    nest: &mut Nest,
+    nest: &mut Nest<S>,
     budget: &mut Budget,
 ) -> Option<usize> {
     if !budget.charge(40) {
         return None;
     }
-    let n = locking(run, cur, src);
+    let n = locking(g, run, cur, src);
     if n > 0 {
         return Some(n);
     }
-    let n = hidden_pairs(run, cur, src, &nest.empty_count);
+    let n = hidden_pairs(g, run, cur, src, &nest.empty_count);
     if n > 0 {
         return Some(n);
     }
-    let n = naked_pairs(run, cur, src, &nest.empty_count);
+    let n = naked_pairs(g, run, cur, src, &nest.empty_count);
     if n > 0 {
         return Some(n);
     }
-    let n = x_wings(run, cur, src, &nest.placed);
+    let mut n = 0;
+    for (k, sys) in g.fish_systems().iter().enumerate().take(8) {
+        n += x_wings(g, sys, run, cur, src, &nest.placed[k]);
+    }
     if n > 0 {
         return Some(n);
     }
     if (2..4).contains(&level) {
         nest.sink.reset_collect(src);
-        if !cycles::search(cur, &mut nest.inner.cyc, &mut nest.sink, budget) {
+        if !cycles::search(g, cur, &mut nest.inner.cyc, &mut nest.sink, budget) {
             return None;
         }
         let n = take_chain_hints(run, nest);
@@ -137,6 +143,7 @@ pub(crate) fn advanced(
         if level == 3 {
             nest.sink.reset_collect(src);
             if !forcing::search(
+                g,
                 cur,
                 Spec::multiple(),
                 &mut nest.inner,
@@ -151,6 +158,7 @@ pub(crate) fn advanced(
     } else if level >= 4 {
         nest.sink.reset_collect(src);
         if !forcing::search(
+            g,
             cur,
             Spec::dynamic(),
             &mut nest.inner,
@@ -166,19 +174,20 @@ pub(crate) fn advanced(
 }
 
 /// A fingerprint of a hint's removals (SE compares chaining hints by their removals).
-fn removal_sig(h: &Hint) -> u64 {
+fn removal_sig<S: Size>(h: &Hint<S>) -> u64 {
     let mut s = 0x1234_u64;
     for (d, set) in h.removals.iter().enumerate() {
-        let b = set.bits();
-        s = mix(s, (b as u64) ^ (d as u64) << 60);
-        s = mix(s, (b >> 64) as u64);
+        s = mix(s, set.word(0) ^ (d as u64) << 60);
+        for w in 1..<S::Set as CellBits>::WORDS {
+            s = mix(s, set.word(w));
+        }
     }
     s
 }
 
 /// Turns the collected chaining hints into advanced potentials, in SE's order (sorted,
 /// equal removals once); returns how many hints gave potentials.
-fn take_chain_hints(run: &mut Run, nest: &mut Nest) -> usize {
+fn take_chain_hints<S: Size>(run: &mut Run<S>, nest: &mut Nest<S>) -> usize {
     let hints = &nest.sink.all;
     nest.order.clear();
     nest.order.extend(0..hints.len() as u32);
@@ -195,7 +204,7 @@ fn take_chain_hints(run: &mut Run, nest: &mut Nest) -> usize {
             continue;
         }
         nest.seen.push(rs);
-        if h.parents.is_empty() {
+        if h.parents.none() {
             continue;
         }
         let id = nest.table.len() as u32;
@@ -209,52 +218,40 @@ fn take_chain_hints(run: &mut Run, nest: &mut Nest) -> usize {
     used
 }
 
-/// The house of kind `k` (0 box, 1 column, 2 row in [`PAIRS`]) numbered `i`.
-#[inline]
-fn house_set(kind: u8, i: usize) -> CellSet {
-    match kind {
-        0 => HOUSE_SETS[18 + i],
-        1 => HOUSE_SETS[9 + i],
-        _ => HOUSE_SETS[i],
-    }
-}
-
-/// SE `Locking` house-kind pairs: (box, column), (box, row), (column, box), (row, box).
-const PAIRS: [(u8, u8); 4] = [(0, 1), (0, 2), (1, 0), (2, 0)];
-
 /// Pointing and claiming (SE `Locking(false)`) whose rule parents are not empty: the
 /// chain removed some of the digit's places in the first house outside the second.
-fn locking(run: &mut Run, cur: &Cands, src: &Cands) -> usize {
+fn locking<S: Size>(g: &Geometry<S>, run: &mut Run<S>, cur: &Cands<S>, src: &Cands<S>) -> usize {
     let mut used = 0;
-    for (k1, k2) in PAIRS {
+    for group in g.lock_groups() {
+        if group.is_empty() {
+            continue;
+        }
         for d in 0..9 {
             let removed = src.planes[d] - cur.planes[d];
             if removed.is_empty() {
                 continue;
             }
             let plane = cur.planes[d];
-            for i1 in 0..9 {
-                let r1 = house_set(k1, i1);
+            for &(h1, h2) in group {
+                let r1 = g.house_set(h1 as usize);
                 let pos = plane & r1;
                 if pos.len() < 2 || (removed & r1).is_empty() {
                     continue;
                 }
-                for i2 in 0..9 {
-                    let r2 = house_set(k2, i2);
-                    if (r1 & r2).is_empty() || !(pos - r2).is_empty() {
-                        continue;
-                    }
-                    let elim = (plane & r2) - r1;
-                    if elim.is_empty() {
-                        continue;
-                    }
-                    let parent_cells = (removed & r1) - r2;
-                    if parent_cells.is_empty() {
-                        continue;
-                    }
-                    add_digit_offs(run, d, elim, parent_cells);
-                    used += 1;
+                let r2 = g.house_set(h2 as usize);
+                if !(pos - r2).is_empty() {
+                    continue;
                 }
+                let elim = (plane & r2) - r1;
+                if elim.is_empty() {
+                    continue;
+                }
+                let parent_cells = (removed & r1) - r2;
+                if parent_cells.is_empty() {
+                    continue;
+                }
+                add_digit_offs(run, d, elim, parent_cells);
+                used += 1;
             }
         }
     }
@@ -263,15 +260,21 @@ fn locking(run: &mut Run, cur: &Cands, src: &Cands) -> usize {
 
 /// Hidden pairs (SE `HiddenSet(2, false)`) whose rule parents are not empty: a place of
 /// one of the pair's digits in the house was removed by the chain.
-fn hidden_pairs(run: &mut Run, cur: &Cands, src: &Cands, empty: &[u8; 27]) -> usize {
+fn hidden_pairs<S: Size>(
+    g: &Geometry<S>,
+    run: &mut Run<S>,
+    cur: &Cands<S>,
+    src: &Cands<S>,
+    empty: &S::Houses<u8>,
+) -> usize {
     let mut used = 0;
-    for &h in &BOX_COL_ROW {
-        let hi = h.index();
+    for &h in g.order_bcr() {
+        let hi = h as usize;
         if empty[hi] <= 4 {
             continue;
         }
-        let hs = HOUSE_SETS[hi];
-        let mut pos = [CellSet::EMPTY; 9];
+        let hs = g.house_set(hi);
+        let mut pos = [S::Set::EMPTY; 9];
         let mut allowed = 0u16;
         let mut touched = 0u16;
         for (d, p) in pos.iter_mut().enumerate() {
@@ -293,7 +296,7 @@ fn hidden_pairs(run: &mut Run, cur: &Cands, src: &Cands, empty: &[u8; 27]) -> us
             if union.len() != 2 {
                 continue;
             }
-            let mut removals = [CellSet::EMPTY; 9];
+            let mut removals = [S::Set::EMPTY; 9];
             let mut worth = false;
             for (e, r) in removals.iter_mut().enumerate() {
                 if e != d1 && e != d2 {
@@ -304,13 +307,13 @@ fn hidden_pairs(run: &mut Run, cur: &Cands, src: &Cands, empty: &[u8; 27]) -> us
             if !worth {
                 continue;
             }
-            let mut parents = Bits::EMPTY;
+            let mut parents = S::Cands::NONE;
             for e in [d1, d2] {
                 for x in (src.planes[e] & hs) - union {
-                    parents.set((x.index() * 9 + e) as u16);
+                    parents.set(cand_of(x.index(), e));
                 }
             }
-            if parents.is_empty() {
+            if parents.none() {
                 continue;
             }
             add_offs(run, &removals, &parents, NONE);
@@ -322,14 +325,20 @@ fn hidden_pairs(run: &mut Run, cur: &Cands, src: &Cands, empty: &[u8; 27]) -> us
 
 /// Naked pairs (SE `NakedSet(2)`) whose rule parents are not empty: one of the two cells
 /// lost a candidate to the chain.
-fn naked_pairs(run: &mut Run, cur: &Cands, src: &Cands, empty: &[u8; 27]) -> usize {
+fn naked_pairs<S: Size>(
+    g: &Geometry<S>,
+    run: &mut Run<S>,
+    cur: &Cands<S>,
+    src: &Cands<S>,
+    empty: &S::Houses<u8>,
+) -> usize {
     let mut used = 0;
-    for &h in &BOX_COL_ROW {
-        let hi = h.index();
+    for &h in g.order_bcr() {
+        let hi = h as usize;
         if empty[hi] < 4 {
             continue;
         }
-        let cells = h.cells();
+        let cells = &g.house(hi).cells;
         let mut allowed = 0u16;
         let mut touched = 0u16;
         for (i, c) in cells.iter().enumerate() {
@@ -352,11 +361,11 @@ fn naked_pairs(run: &mut Run, cur: &Cands, src: &Cands, empty: &[u8; 27]) -> usi
             if union.len() != 2 {
                 continue;
             }
-            let mut members = CellSet::EMPTY;
+            let mut members = S::Set::EMPTY;
             members.insert(a);
             members.insert(b);
-            let others = HOUSE_SETS[hi] - members;
-            let mut removals = [CellSet::EMPTY; 9];
+            let others = g.house_set(hi) - members;
+            let mut removals = [S::Set::EMPTY; 9];
             let mut worth = false;
             for e in union {
                 removals[e.index()] = cur.planes[e.index()] & others;
@@ -365,13 +374,13 @@ fn naked_pairs(run: &mut Run, cur: &Cands, src: &Cands, empty: &[u8; 27]) -> usi
             if !worth {
                 continue;
             }
-            let mut parents = Bits::EMPTY;
+            let mut parents = S::Cands::NONE;
             for x in [a, b] {
                 for e in src.cells[x.index()] - union {
-                    parents.set((x.index() * 9 + e.index()) as u16);
+                    parents.set(cand_of(x.index(), e.index()));
                 }
             }
-            if parents.is_empty() {
+            if parents.none() {
                 continue;
             }
             add_offs(run, &removals, &parents, NONE);
@@ -383,22 +392,29 @@ fn naked_pairs(run: &mut Run, cur: &Cands, src: &Cands, empty: &[u8; 27]) -> usi
 
 /// X-wings (SE `Fisherman(2)`) whose rule parents are not empty: the chain removed a
 /// place of the digit in a base line outside the cover lines.
-fn x_wings(run: &mut Run, cur: &Cands, src: &Cands, placed: &[u8; 9]) -> usize {
+fn x_wings<S: Size>(
+    g: &Geometry<S>,
+    sys: &FishSystem<S>,
+    run: &mut Run<S>,
+    cur: &Cands<S>,
+    src: &Cands<S>,
+    placed: &[u8; 9],
+) -> usize {
     let mut used = 0;
     // Columns as base lines first, then rows.
     for cols in [true, false] {
         let line = |i: usize| {
             if cols {
-                HOUSE_SETS[9 + i]
+                g.house_set(sys.cols[i] as usize)
             } else {
-                HOUSE_SETS[i]
+                g.house_set(sys.rows[i] as usize)
             }
         };
         let cover_line = |i: usize| {
             if cols {
-                HOUSE_SETS[i]
+                g.house_set(sys.rows[i] as usize)
             } else {
-                HOUSE_SETS[9 + i]
+                g.house_set(sys.cols[i] as usize)
             }
         };
         for &mask in combos(2) {
@@ -422,7 +438,8 @@ fn x_wings(run: &mut Run, cur: &Cands, src: &Cands, placed: &[u8; 9]) -> usize {
                 // Cover lines: the cross lines holding the places.
                 let mut cover = 0u16;
                 for x in p1 | p2 {
-                    let cl = if cols { x.row() } else { x.col() };
+                    let at = sys.at[x.index()];
+                    let cl = if cols { at >> 4 } else { at & 15 };
                     cover |= 1 << cl;
                 }
                 if cover.count_ones() != 2 {

@@ -3,8 +3,8 @@
 //! nodes of a run ([`Node`], [`Run`]) with links to the potentials they were deduced from,
 //! the two implication rules, and the count of a chain's ancestors that sets its length.
 //!
-//! A potential is addressed by its candidate number `cell * 9 + digit index` (`0..729`)
-//! and its on/off flag. As in Sudoku Explainer's `Potential`, a node keeps its *parents*:
+//! A potential is addressed by its candidate number `cell * 9 + digit index` (`0..729` on
+//! 81-cell shapes, `0..3321` on Samurai) and its on/off flag. As in Sudoku Explainer's `Potential`, a node keeps its *parents*:
 //! the first one is the potential the implication came from; a dynamic chain adds "hidden"
 //! parents (the earlier removals that left a cell with two candidates, or a house with two
 //! places), and a nested chain adds the removals an inner technique relied on. A node
@@ -13,20 +13,25 @@
 //!
 //! ```text
 //! Node (16 bytes): cand u16 | on u8 | cause u8 | hidden u16 | lb u16 | parent u32 | extra u32
-//!   cause: 0 assumption, 1 cell (naked single), 2 box, 3 row, 4 column (hidden single),
-//!          5 advanced (a nested technique; parents listed in Run::adv_parents)
+//!   cause: 0 assumption, 1 cell (naked single), 2 + k the k-th house of the cell in
+//!          cause order (hidden single; classic: 2 box, 3 row, 4 column), 15 advanced (a
+//!          nested technique; parents listed in Run::adv_parents)
 //!   lb:    a lower bound of the ancestor count (1 + the largest bound among the parents)
 //! ```
 
-use crate::core::bitboard::{CellSet, DigitSet};
-use crate::core::index::{Cell, Digit, HOUSE_CELLS, HOUSE_SETS};
+use crate::core::bitboard::DigitSet;
+use crate::core::geometry::{Arr, CandBits, CellBits, Geometry, Size};
+use crate::core::index::{Cell, Digit};
 use crate::core::logic::Board;
 
 /// "No node".
 pub(crate) const NONE: u32 = u32::MAX;
 
-/// Number of candidates (81 cells times 9 digits).
-pub(crate) const CANDS: usize = 729;
+/// Number of candidates of size `S` (cells times 9 digits).
+#[inline]
+pub(crate) const fn cand_count<S: Size>() -> usize {
+    9 * S::CELLS
+}
 
 /// The cell of a candidate number.
 #[inline]
@@ -40,136 +45,75 @@ pub(crate) fn digit_of(cand: u16) -> usize {
     cand as usize % 9
 }
 
-/// Why a potential holds, as in SE's `Potential.Cause`; for the three region causes, also
-/// which house of the potential's cell.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-pub(crate) enum Cause {
-    /// The assumption a chain starts from.
-    Assumption = 0,
-    /// The cell's other candidates (naked single rule).
-    Cell = 1,
-    /// The digit's other places in the box (hidden single rule).
-    Block = 2,
-    /// ... in the row.
-    Row = 3,
-    /// ... in the column.
-    Column = 4,
-    /// A removal by a nested technique.
-    Advanced = 5,
+/// The candidate number of a cell index and digit index.
+#[inline]
+pub(crate) fn cand_of(cell: usize, d: usize) -> u16 {
+    (cell * 9 + d) as u16
 }
+
+/// Why a potential holds, as in SE's `Potential.Cause`: the assumption, the cell's other
+/// candidates (naked single rule), the digit's other places in the `k`-th house of the
+/// potential's cell (hidden single rule; houses in the geometry's cause order, on the
+/// classic grid box, row, column), or a nested technique.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Cause(u8);
 
 impl Cause {
-    /// The house index (rows 0..9, columns 9..18, boxes 18..27) of a region cause for
-    /// `cell`.
+    /// The assumption a chain starts from.
+    pub(crate) const ASSUMPTION: Cause = Cause(0);
+    /// The cell's other candidates (naked single rule).
+    pub(crate) const CELL: Cause = Cause(1);
+    /// A removal by a nested technique.
+    pub(crate) const ADVANCED: Cause = Cause(15);
+
+    /// The digit's other places in the `k`-th house of the cell.
     #[inline]
-    pub(crate) fn house(self, cell: usize) -> usize {
-        match self {
-            Cause::Row => cell / 9,
-            Cause::Column => 9 + cell % 9,
-            _ => 18 + (cell / 27) * 3 + (cell % 9) / 3,
-        }
+    pub(crate) const fn region(k: usize) -> Cause {
+        Cause(2 + k as u8)
     }
 
-    /// The region causes in SE's order of houses: box, row, column.
-    pub(crate) const REGIONS: [Cause; 3] = [Cause::Block, Cause::Row, Cause::Column];
-}
-
-/// The three houses of each cell as sets: `[box, row, column]`.
-pub(crate) static CELL_HOUSES: [[CellSet; 3]; 81] = {
-    let mut t = [[CellSet::EMPTY; 3]; 81];
-    let mut c = 0;
-    while c < 81 {
-        let (r, col) = (c / 9, c % 9);
-        let b = (r / 3) * 3 + col / 3;
-        t[c] = [HOUSE_SETS[18 + b], HOUSE_SETS[r], HOUSE_SETS[9 + col]];
-        c += 1;
-    }
-    t
-};
-
-/// A set of the 729 potentials of one polarity, one bit per candidate number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Bits(pub [u64; 12]);
-
-impl Bits {
-    /// No candidate.
-    pub(crate) const EMPTY: Bits = Bits([0; 12]);
-
-    /// Adds `cand`.
+    /// For a region cause, which house of the cell (`k`).
     #[inline]
-    pub(crate) fn set(&mut self, cand: u16) {
-        self.0[cand as usize >> 6] |= 1 << (cand & 63);
+    pub(crate) fn region_index(self) -> Option<usize> {
+        (2..15).contains(&self.0).then(|| (self.0 - 2) as usize)
     }
 
-    /// True when empty.
+    /// The house id of a region cause for `cell`.
     #[inline]
-    pub(crate) fn is_empty(&self) -> bool {
-        self.0.iter().all(|&w| w == 0)
-    }
-
-    /// The candidates in increasing order.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = u16> + '_ {
-        self.0.iter().enumerate().flat_map(|(i, &w)| {
-            let mut w = w;
-            std::iter::from_fn(move || {
-                if w == 0 {
-                    return None;
-                }
-                let b = w.trailing_zeros();
-                w &= w - 1;
-                Some((i as u32 * 64 + b) as u16)
-            })
-        })
+    pub(crate) fn house<S: Size>(self, g: &Geometry<S>, cell: usize) -> usize {
+        g.cell_houses(Cell::from_index(cell)).ids()[(self.0 - 2) as usize] as usize
     }
 }
 
 /// The candidate grid a chain runs on: per cell its candidates, per digit its places, in
 /// sync. A dynamic chain removes from a copy of it as it goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Cands {
+pub(crate) struct Cands<S: Size> {
     /// Candidates of each cell (empty for solved cells).
-    pub cells: [DigitSet; 81],
+    pub cells: S::Cells<DigitSet>,
     /// Places of each digit.
-    pub planes: [CellSet; 9],
+    pub planes: [S::Set; 9],
     /// Places of each digit in each house (`[digit][house]`, bit `i` = the house's `i`-th
     /// cell), kept in sync for the hidden single rule.
-    pub hpos: [[u16; 27]; 9],
+    pub hpos: [S::Houses<u16>; 9],
 }
 
-/// For each cell, its three houses (box, row, column) as house indices and its position
-/// in each.
-static CELL_HIDX: [[(u8, u8); 3]; 81] = {
-    let mut t = [[(0u8, 0u8); 3]; 81];
-    let mut c = 0;
-    while c < 81 {
-        let (r, col) = (c / 9, c % 9);
-        let b = (r / 3) * 3 + col / 3;
-        t[c] = [
-            ((18 + b) as u8, ((r % 3) * 3 + col % 3) as u8),
-            (r as u8, col as u8),
-            ((9 + col) as u8, r as u8),
-        ];
-        c += 1;
-    }
-    t
-};
-
-impl Cands {
+impl<S: Size> Cands<S> {
     /// The candidates of `board`.
-    pub(crate) fn from_board(board: &Board) -> Cands {
-        let mut cells = [DigitSet::EMPTY; 81];
-        for c in Cell::all() {
+    pub(crate) fn from_board(g: &Geometry<S>, board: &Board<S>) -> Cands<S> {
+        let mut cells = S::Cells::splat(DigitSet::EMPTY);
+        for c in g.cells() {
             cells[c.index()] = board.candidates(c);
         }
-        let mut planes = [CellSet::EMPTY; 9];
+        let mut planes = [S::Set::EMPTY; 9];
         for d in Digit::all() {
             planes[d.index()] = board.plane(d);
         }
-        let mut hpos = [[0u16; 27]; 9];
-        for (c, cs) in cells.iter().enumerate() {
-            for d in *cs {
-                for &(h, i) in &CELL_HIDX[c] {
+        let mut hpos = [S::Houses::splat(0u16); 9];
+        for c in g.cells() {
+            let ch = g.cell_houses(c);
+            for d in cells[c.index()] {
+                for (&h, &i) in ch.ids().iter().zip(ch.positions()) {
                     hpos[d.index()][h as usize] |= 1 << i;
                 }
             }
@@ -183,11 +127,13 @@ impl Cands {
 
     /// Removes the candidate.
     #[inline]
-    pub(crate) fn remove(&mut self, cand: u16) {
+    pub(crate) fn remove(&mut self, g: &Geometry<S>, cand: u16) {
         let (c, d) = (cell_of(cand), digit_of(cand));
-        self.planes[d].remove(Cell::new(c as u8));
+        let cell = Cell::from_index(c);
+        self.planes[d].remove(cell);
         self.cells[c].remove(Digit::from_index(d));
-        for &(h, i) in &CELL_HIDX[c] {
+        let ch = g.cell_houses(cell);
+        for (&h, &i) in ch.ids().iter().zip(ch.positions()) {
             self.hpos[d][h as usize] &= !(1 << i);
         }
     }
@@ -202,7 +148,7 @@ pub(crate) struct Node {
     pub on: bool,
     /// Why it holds.
     pub cause: Cause,
-    /// Hidden parents: digits of the cell (cause `Cell`) or places of the house (region
+    /// Hidden parents: digits of the cell (cause `CELL`) or places of the house (region
     /// causes) whose removal the implication needed; looked up among the run's off nodes.
     pub hidden: u16,
     /// Lower bound of the number of ancestors (this node included).
@@ -237,7 +183,7 @@ pub(crate) struct NestedInfo {
 /// All potentials deduced from one assumption: the nodes in the order they were found,
 /// the index of on and off nodes by candidate, and the outcome.
 #[derive(Clone, Debug)]
-pub(crate) struct Run {
+pub(crate) struct Run<S: Size> {
     /// Nodes in creation order (including contradiction endpoints, which are not indexed).
     pub nodes: Vec<Node>,
     /// On node of each candidate, or [`NONE`].
@@ -253,39 +199,40 @@ pub(crate) struct Run {
     /// Flat list of advanced parents (node indices).
     pub adv_parents: Vec<u32>,
     /// Candidates with an on node, per digit.
-    pub on_planes: [CellSet; 9],
+    pub on_planes: [S::Set; 9],
     /// Candidates with an off node, per digit.
-    pub off_planes: [CellSet; 9],
+    pub off_planes: [S::Set; 9],
     /// Digits with an on node, per cell.
-    pub on_cells: [u16; 81],
+    pub on_cells: S::Cells<u16>,
     /// Digits with an off node, per cell.
-    pub off_cells: [u16; 81],
+    pub off_cells: S::Cells<u16>,
     /// The two nodes of the first contradiction met (the on and the off version of one
     /// candidate), if any.
     pub contradiction: Option<(u32, u32)>,
 }
 
-impl Default for Run {
+impl<S: Size> Default for Run<S> {
     fn default() -> Self {
         Run::new()
     }
 }
 
-impl Run {
+impl<S: Size> Run<S> {
     /// An empty run with room for a full grid of potentials.
-    pub(crate) fn new() -> Run {
+    pub(crate) fn new() -> Run<S> {
+        let n = cand_count::<S>();
         Run {
-            nodes: Vec::with_capacity(2 * CANDS + 8),
-            on_idx: vec![NONE; CANDS],
-            off_idx: vec![NONE; CANDS],
-            ons: Vec::with_capacity(CANDS),
-            offs: Vec::with_capacity(CANDS),
+            nodes: Vec::with_capacity(2 * n + 8),
+            on_idx: vec![NONE; n],
+            off_idx: vec![NONE; n],
+            ons: Vec::with_capacity(n),
+            offs: Vec::with_capacity(n),
             adv: Vec::with_capacity(256),
             adv_parents: Vec::with_capacity(4096),
-            on_planes: [CellSet::EMPTY; 9],
-            off_planes: [CellSet::EMPTY; 9],
-            on_cells: [0; 81],
-            off_cells: [0; 81],
+            on_planes: [S::Set::EMPTY; 9],
+            off_planes: [S::Set::EMPTY; 9],
+            on_cells: S::Cells::splat(0),
+            off_cells: S::Cells::splat(0),
             contradiction: None,
         }
     }
@@ -304,35 +251,54 @@ impl Run {
         self.offs.clear();
         self.adv.clear();
         self.adv_parents.clear();
-        self.on_planes = [CellSet::EMPTY; 9];
-        self.off_planes = [CellSet::EMPTY; 9];
+        self.on_planes = [S::Set::EMPTY; 9];
+        self.off_planes = [S::Set::EMPTY; 9];
         self.contradiction = None;
-        self.add(start, on, Cause::Assumption, 0, NONE);
+        let i = self.nodes.len() as u32;
+        self.nodes.push(Node {
+            cand: start,
+            on,
+            cause: Cause::ASSUMPTION,
+            hidden: 0,
+            lb: 1,
+            parent: NONE,
+            extra: NONE,
+        });
+        self.index(i);
+    }
+
+    /// Indexes node `i` as the on or off node of its candidate.
+    #[inline]
+    fn index(&mut self, i: u32) {
+        let n = self.nodes[i as usize];
+        let (c, d) = (cell_of(n.cand), digit_of(n.cand));
+        let cell = Cell::from_index(c);
+        if n.on {
+            self.on_idx[n.cand as usize] = i;
+            self.on_planes[d].insert(cell);
+            self.on_cells[c] |= 1 << d;
+            self.ons.push(i);
+        } else {
+            self.off_idx[n.cand as usize] = i;
+            self.off_planes[d].insert(cell);
+            self.off_cells[c] |= 1 << d;
+            self.offs.push(i);
+        }
     }
 
     /// Adds and indexes a node; returns its index.
     #[inline]
     pub(crate) fn add(
         &mut self,
+        g: &Geometry<S>,
         cand: u16,
         on: bool,
         cause: Cause,
         hidden: u16,
         parent: u32,
     ) -> u32 {
-        let i = self.push(cand, on, cause, hidden, parent);
-        let (c, d) = (cell_of(cand), digit_of(cand));
-        if on {
-            self.on_idx[cand as usize] = i;
-            self.on_planes[d].insert(Cell::new(c as u8));
-            self.on_cells[c] |= 1 << d;
-            self.ons.push(i);
-        } else {
-            self.off_idx[cand as usize] = i;
-            self.off_planes[d].insert(Cell::new(c as u8));
-            self.off_cells[c] |= 1 << d;
-            self.offs.push(i);
-        }
+        let i = self.push(g, cand, on, cause, hidden, parent);
+        self.index(i);
         i
     }
 
@@ -340,6 +306,7 @@ impl Run {
     #[inline]
     pub(crate) fn push(
         &mut self,
+        g: &Geometry<S>,
         cand: u16,
         on: bool,
         cause: Cause,
@@ -353,7 +320,7 @@ impl Run {
             self.nodes[parent as usize].lb
         };
         if hidden != 0 {
-            self.for_hidden(cand, cause, hidden, |n| {
+            self.for_hidden(g, cand, cause, hidden, |n| {
                 lb = lb.max(n.lb);
             });
         }
@@ -371,10 +338,10 @@ impl Run {
 
     /// Adds and indexes an advanced off node whose parents are the off nodes of `parents`
     /// (candidate numbers, each with an off node in this run), from nested hint `nested`.
-    pub(crate) fn add_advanced(&mut self, cand: u16, parents: &Bits, nested: u32) -> u32 {
+    pub(crate) fn add_advanced(&mut self, cand: u16, parents: &S::Cands, nested: u32) -> u32 {
         let start = self.adv_parents.len() as u32;
         let mut lb = 0u16;
-        for p in parents.iter() {
+        for p in parents.cands() {
             let n = self.off_idx[p as usize];
             if n != NONE {
                 self.adv_parents.push(n);
@@ -384,29 +351,47 @@ impl Run {
         let len = self.adv_parents.len() as u32 - start;
         let a = self.adv.len() as u32;
         self.adv.push(Adv { start, len, nested });
-        let i = self.add(cand, false, Cause::Advanced, 0, NONE);
-        let node = &mut self.nodes[i as usize];
-        node.extra = a;
-        node.lb = lb.saturating_add(1);
+        let i = self.nodes.len() as u32;
+        self.nodes.push(Node {
+            cand,
+            on: false,
+            cause: Cause::ADVANCED,
+            hidden: 0,
+            lb: lb.saturating_add(1),
+            parent: NONE,
+            extra: a,
+        });
+        self.index(i);
         i
+    }
+
+    /// The candidate of the `k`-th hidden parent of a node with these fields.
+    #[inline]
+    fn hidden_cand(g: &Geometry<S>, cand: u16, cause: Cause, k: usize) -> u16 {
+        let (c, d) = (cell_of(cand), digit_of(cand));
+        if cause == Cause::CELL {
+            cand_of(c, k)
+        } else {
+            let h = cause.house(g, c);
+            cand_of(g.house(h).cells[k].index(), d)
+        }
     }
 
     /// Calls `f` on each hidden parent of a node with these fields.
     #[inline]
-    fn for_hidden(&self, cand: u16, cause: Cause, hidden: u16, mut f: impl FnMut(&Node)) {
-        let (c, d) = (cell_of(cand), digit_of(cand));
+    fn for_hidden(
+        &self,
+        g: &Geometry<S>,
+        cand: u16,
+        cause: Cause,
+        hidden: u16,
+        mut f: impl FnMut(&Node),
+    ) {
         let mut m = hidden;
         while m != 0 {
-            let i = m.trailing_zeros() as usize;
+            let k = m.trailing_zeros() as usize;
             m &= m - 1;
-            let pc = match cause {
-                Cause::Cell => cand_of_cell_digit(c, i),
-                _ => {
-                    let h = cause.house(c);
-                    cand_of_cell_digit(HOUSE_CELLS[h][i].index(), d)
-                }
-            };
-            let n = self.off_idx[pc as usize];
+            let n = self.off_idx[Self::hidden_cand(g, cand, cause, k) as usize];
             if n != NONE {
                 f(&self.nodes[n as usize]);
             }
@@ -415,37 +400,27 @@ impl Run {
 
     /// Pushes the parents of node `i` on `stack`.
     #[inline]
-    pub(crate) fn push_parents(&self, i: u32, stack: &mut Vec<u32>) {
+    pub(crate) fn push_parents(&self, g: &Geometry<S>, i: u32, stack: &mut Vec<u32>) {
         let n = &self.nodes[i as usize];
         if n.parent != NONE {
             stack.push(n.parent);
         }
-        if n.cause == Cause::Advanced {
+        if n.cause == Cause::ADVANCED {
             let a = self.adv[n.extra as usize];
             stack
                 .extend_from_slice(&self.adv_parents[a.start as usize..(a.start + a.len) as usize]);
         } else if n.hidden != 0 {
-            let (c, d) = (cell_of(n.cand), digit_of(n.cand));
             let mut m = n.hidden;
             while m != 0 {
                 let k = m.trailing_zeros() as usize;
                 m &= m - 1;
-                let pc = match n.cause {
-                    Cause::Cell => cand_of_cell_digit(c, k),
-                    _ => cand_of_cell_digit(HOUSE_CELLS[n.cause.house(c)][k].index(), d),
-                };
-                let p = self.off_idx[pc as usize];
+                let p = self.off_idx[Self::hidden_cand(g, n.cand, n.cause, k) as usize];
                 if p != NONE {
                     stack.push(p);
                 }
             }
         }
     }
-}
-
-#[inline]
-fn cand_of_cell_digit(cell: usize, d: usize) -> u16 {
-    (cell * 9 + d) as u16
 }
 
 /// Counts ancestors (SE `ChainingHint.getAncestorCount`) with a stamp per node, and
@@ -460,19 +435,13 @@ pub(crate) struct Counter {
     nested: Vec<(u64, u32)>,
 }
 
-impl Default for Counter {
-    fn default() -> Self {
-        Counter::new()
-    }
-}
-
 impl Counter {
-    /// A counter for runs of up to a full grid of potentials.
-    pub(crate) fn new() -> Counter {
+    /// A counter for runs of up to `cands` candidates' potentials.
+    pub(crate) fn new(cands: usize) -> Counter {
         Counter {
-            stamp: vec![0; 2 * CANDS + 64],
+            stamp: vec![0; 2 * cands + 64],
             generation: 0,
-            stack: Vec::with_capacity(2 * CANDS + 64),
+            stack: Vec::with_capacity(2 * cands + 64),
             nested: Vec::with_capacity(64),
         }
     }
@@ -489,39 +458,46 @@ impl Counter {
         self.nested.iter().map(|&(_, c)| c).sum()
     }
 
-    /// The number of distinct potentials among `target` and its ancestors in `run`,
-    /// stopping early (with a result above `limit`) once it exceeds `limit`.
-    pub(crate) fn count(
-        &mut self,
-        run: &Run,
-        table: &[NestedInfo],
-        target: u32,
-        limit: u32,
-    ) -> u32 {
-        if self.stamp.len() < run.nodes.len() {
-            self.stamp.resize(run.nodes.len(), 0);
+    /// Starts a walk over a run of `len` nodes: a fresh stamp.
+    #[inline]
+    fn start(&mut self, len: usize) -> u32 {
+        if self.stamp.len() < len {
+            self.stamp.resize(len, 0);
         }
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.stamp.iter_mut().for_each(|s| *s = 0);
             self.generation = 1;
         }
-        let g = self.generation;
         self.stack.clear();
+        self.generation
+    }
+
+    /// The number of distinct potentials among `target` and its ancestors in `run`,
+    /// stopping early (with a result above `limit`) once it exceeds `limit`.
+    pub(crate) fn count<S: Size>(
+        &mut self,
+        g: &Geometry<S>,
+        run: &Run<S>,
+        table: &[NestedInfo],
+        target: u32,
+        limit: u32,
+    ) -> u32 {
+        let gen_ = self.start(run.nodes.len());
         self.stack.push(target);
         let mut n = 0u32;
         while let Some(i) = self.stack.pop() {
             let s = &mut self.stamp[i as usize];
-            if *s == g {
+            if *s == gen_ {
                 continue;
             }
-            *s = g;
+            *s = gen_;
             n += 1;
             if n > limit {
                 return n;
             }
             let node = &run.nodes[i as usize];
-            if node.cause == Cause::Advanced {
+            if node.cause == Cause::ADVANCED {
                 let a = run.adv[node.extra as usize];
                 if a.nested != NONE {
                     let info = table[a.nested as usize];
@@ -530,61 +506,64 @@ impl Counter {
                     }
                 }
             }
-            run.push_parents(i, &mut self.stack);
+            run.push_parents(g, i, &mut self.stack);
         }
         n
     }
 
     /// Calls `f` on every distinct ancestor of `target` (itself included).
-    pub(crate) fn walk(&mut self, run: &Run, target: u32, mut f: impl FnMut(&Node)) {
-        if self.stamp.len() < run.nodes.len() {
-            self.stamp.resize(run.nodes.len(), 0);
-        }
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamp.iter_mut().for_each(|s| *s = 0);
-            self.generation = 1;
-        }
-        let g = self.generation;
-        self.stack.clear();
+    pub(crate) fn walk<S: Size>(
+        &mut self,
+        g: &Geometry<S>,
+        run: &Run<S>,
+        target: u32,
+        mut f: impl FnMut(&Node),
+    ) {
+        let gen_ = self.start(run.nodes.len());
         self.stack.push(target);
         while let Some(i) = self.stack.pop() {
             let s = &mut self.stamp[i as usize];
-            if *s == g {
+            if *s == gen_ {
                 continue;
             }
-            *s = g;
+            *s = gen_;
             f(&run.nodes[i as usize]);
-            run.push_parents(i, &mut self.stack);
+            run.push_parents(g, i, &mut self.stack);
         }
     }
 }
 
 /// The "off" potentials an "on" potential implies (SE `Chaining.getOnToOff`), in SE's
-/// order: with `y`, the cell's other candidates; then the digit's other places in the box,
-/// then in the row and in the column outside the box.
+/// order: with `y`, the cell's other candidates; then the digit's other places in the
+/// cell's houses in cause order, each house without the cells of the houses before it (on
+/// the classic grid: the box, then the row and the column outside the box).
 #[inline]
-pub(crate) fn on_to_off(cur: &Cands, cand: u16, y: bool, mut f: impl FnMut(u16, Cause)) {
+pub(crate) fn on_to_off<S: Size>(
+    g: &Geometry<S>,
+    cur: &Cands<S>,
+    cand: u16,
+    y: bool,
+    mut f: impl FnMut(u16, Cause),
+) {
     let (c, d) = (cell_of(cand), digit_of(cand));
     if y {
         let mut others = cur.cells[c].bits() & !(1 << d);
         while others != 0 {
             let e = others.trailing_zeros() as usize;
             others &= others - 1;
-            f(cand_of_cell_digit(c, e), Cause::Cell);
+            f(cand_of(c, e), Cause::CELL);
         }
     }
     let mut plane = cur.planes[d];
-    plane.remove(Cell::new(c as u8));
-    let [bx, row, col] = CELL_HOUSES[c];
-    for x in plane & bx {
-        f(cand_of_cell_digit(x.index(), d), Cause::Block);
-    }
-    for x in (plane & row) - bx {
-        f(cand_of_cell_digit(x.index(), d), Cause::Row);
-    }
-    for x in (plane & col) - bx {
-        f(cand_of_cell_digit(x.index(), d), Cause::Column);
+    let cell = Cell::from_index(c);
+    plane.remove(cell);
+    let mut seen = S::Set::EMPTY;
+    for (k, &h) in g.cell_houses(cell).ids().iter().enumerate() {
+        let hs = g.house_set(h as usize);
+        for x in (plane & hs) - seen {
+            f(cand_of(x.index(), d), Cause::region(k));
+        }
+        seen |= hs;
     }
 }
 
@@ -601,7 +580,7 @@ pub(crate) fn two_bits(x: u16) -> bool {
 pub(crate) struct Implied {
     /// Candidate number.
     pub cand: u16,
-    /// Cause (cell or region).
+    /// Cause (cell or region), as [`Cause`]'s code.
     pub cause: u8,
     /// Hidden parents mask.
     pub hidden: u16,
@@ -611,29 +590,29 @@ impl Implied {
     /// The cause as a [`Cause`].
     #[inline]
     pub(crate) fn cause(&self) -> Cause {
-        match self.cause {
-            1 => Cause::Cell,
-            2 => Cause::Block,
-            3 => Cause::Row,
-            _ => Cause::Column,
-        }
+        Cause(self.cause)
     }
 }
 
+/// Most potentials one "off" potential implies: the cell's other candidate, and the other
+/// place in each house of the cell.
+pub(crate) const MAX_IMPLIED: usize = 1 + crate::core::geometry::MAX_CELL_HOUSES;
+
 /// The "on" potentials an "off" potential implies (SE `Chaining.getOffToOn`), in SE's
 /// order: with `y`, the cell's other candidate when it has two; with `x`, the digit's other
-/// place in the box, row and column that hold two places. Duplicates are dropped (the
-/// first kept). `src` is the grid before the chain started: candidates it has and `cur`
-/// lacks are the hidden parents (always none in a static chain, where `cur == src`).
-/// Returns the number written to `out`.
+/// place in each house of the cell (cause order) that holds two places. Duplicates are
+/// dropped (the first kept). `src` is the grid before the chain started: candidates it has
+/// and `cur` lacks are the hidden parents (always none in a static chain, where `cur ==
+/// src`). Returns the number written to `out`.
 #[inline]
-pub(crate) fn off_to_on(
-    cur: &Cands,
-    src: &Cands,
+pub(crate) fn off_to_on<S: Size>(
+    g: &Geometry<S>,
+    cur: &Cands<S>,
+    src: &Cands<S>,
     cand: u16,
     y: bool,
     x: bool,
-    out: &mut [Implied; 4],
+    out: &mut [Implied; MAX_IMPLIED],
 ) -> usize {
     let (c, d) = (cell_of(cand), digit_of(cand));
     let mut n = 0;
@@ -642,29 +621,29 @@ pub(crate) fn off_to_on(
         if two_bits(cs.bits()) && cs.contains(Digit::from_index(d)) {
             let other = (cs.bits() & !(1 << d)).trailing_zeros() as usize;
             out[n] = Implied {
-                cand: cand_of_cell_digit(c, other),
-                cause: Cause::Cell as u8,
+                cand: cand_of(c, other),
+                cause: Cause::CELL.0,
                 hidden: (src.cells[c] - cs).bits(),
             };
             n += 1;
         }
     }
     if x {
-        for (k, cause) in Cause::REGIONS.iter().enumerate() {
-            let (h, i) = CELL_HIDX[c][k];
+        let ch = g.cell_houses(Cell::from_index(c));
+        for (k, (&h, &i)) in ch.ids().iter().zip(ch.positions()).enumerate() {
             let pos = cur.hpos[d][h as usize];
             let me = 1u16 << i;
             if !two_bits(pos) || pos & me == 0 {
                 continue;
             }
-            let other = HOUSE_CELLS[h as usize][(pos & !me).trailing_zeros() as usize].index();
-            let oc = cand_of_cell_digit(other, d);
+            let other = g.house(h as usize).cells[(pos & !me).trailing_zeros() as usize].index();
+            let oc = cand_of(other, d);
             if out[..n].iter().any(|i| i.cand == oc) {
                 continue;
             }
             out[n] = Implied {
                 cand: oc,
-                cause: *cause as u8,
+                cause: Cause::region(k).0,
                 hidden: src.hpos[d][h as usize] & !pos,
             };
             n += 1;
@@ -677,33 +656,27 @@ pub(crate) fn off_to_on(
 /// static chain): [`off_to_on`] for every candidate, computed once per search.
 #[derive(Clone, Debug)]
 pub(crate) struct Links {
-    table: Vec<[Implied; 4]>,
+    table: Vec<[Implied; MAX_IMPLIED]>,
     count: Vec<u8>,
 }
 
-impl Default for Links {
-    fn default() -> Self {
-        Links::new()
-    }
-}
-
 impl Links {
-    /// An empty table.
-    pub(crate) fn new() -> Links {
+    /// An empty table for `cands` candidates.
+    pub(crate) fn new(cands: usize) -> Links {
         Links {
-            table: vec![[Implied::default(); 4]; CANDS],
-            count: vec![0; CANDS],
+            table: vec![[Implied::default(); MAX_IMPLIED]; cands],
+            count: vec![0; cands],
         }
     }
 
     /// Fills the table for grid `cur` with Y-links `y` and X-links `x`.
-    pub(crate) fn build(&mut self, cur: &Cands, y: bool, x: bool) {
-        for c in 0..81usize {
+    pub(crate) fn build<S: Size>(&mut self, g: &Geometry<S>, cur: &Cands<S>, y: bool, x: bool) {
+        for c in 0..S::CELLS {
             let cs = cur.cells[c];
             for d in 0..9usize {
                 let i = c * 9 + d;
                 self.count[i] = if cs.contains(Digit::from_index(d)) {
-                    off_to_on(cur, cur, i as u16, y, x, &mut self.table[i]) as u8
+                    off_to_on(g, cur, cur, i as u16, y, x, &mut self.table[i]) as u8
                 } else {
                     0
                 };
