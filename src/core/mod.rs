@@ -9,6 +9,7 @@ pub mod geometry;
 pub mod grader;
 pub mod grid;
 pub mod index;
+pub mod jigsaw;
 pub mod logic;
 pub mod samurai;
 pub mod solver;

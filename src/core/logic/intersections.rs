@@ -50,20 +50,25 @@ pub fn find_locked_candidates<S: Size>(
                 let pointing = house1.kind.is_block();
                 if direct {
                     // SE `lookForFollowingHiddenSingles`: another house of the first
-                    // kind, crossing the second house, left with one place.
+                    // kind, crossing the second house where it loses the digit, left
+                    // with one place. The digit leaves `c2 - r1`: on the classic grid
+                    // houses of one kind are disjoint, so that is all of `c2` within the
+                    // third house; on Samurai a row of one grid may share cells with a
+                    // row of another, and those keep the digit.
+                    let gone = c2 - r1;
                     for &h3 in g.houses_of_kind(house1.kind) {
                         if h3 == h1 {
                             continue;
                         }
                         let c3 = g.house_set(h3 as usize);
-                        if (c3 & c2).is_empty() {
+                        if (c3 & gone).is_empty() {
                             continue;
                         }
                         let p3 = plane & c3;
                         if p3.len() < 2 {
                             continue;
                         }
-                        let rest = p3 - c2;
+                        let rest = p3 - gone;
                         if rest.len() == 1 {
                             let Some(hc) = rest.first() else { continue };
                             step.reset(if pointing {

@@ -89,6 +89,7 @@ struct Offs<S: Size> {
     peers: S::Set,
     n: usize,
     parts: [S::Set; MAX_CELL_HOUSES],
+    houses: [u8; MAX_CELL_HOUSES],
 }
 
 impl<S: Size> Offs<S> {
@@ -105,7 +106,8 @@ impl<S: Size> Offs<S> {
             return None;
         }
         let k = self.parts[..self.n].iter().position(|p| p.contains(x))?;
-        Some((Cause::region(k), (k as u32 + 1) * 1024 + qc as u32))
+        let cause = Cause::region(usize::from(self.houses[k]));
+        Some((cause, (k as u32 + 1) * 1024 + qc as u32))
     }
 }
 
@@ -187,11 +189,13 @@ impl<S: Size> CycleScratch<S> {
         plane.remove(cell);
         let peers = plane & g.peers(cell);
         let mut parts = [S::Set::EMPTY; MAX_CELL_HOUSES];
+        let mut houses = [0u8; MAX_CELL_HOUSES];
         let mut seen = S::Set::EMPTY;
         let ids = g.cell_houses(cell).ids();
         for (k, &h) in ids.iter().enumerate() {
             let hs = g.house_set(h as usize);
             parts[k] = (peers & hs) - seen;
+            houses[k] = h;
             seen |= hs;
         }
         Offs {
@@ -201,6 +205,7 @@ impl<S: Size> CycleScratch<S> {
             peers,
             n: ids.len(),
             parts,
+            houses,
         }
     }
 
@@ -217,9 +222,9 @@ impl<S: Size> CycleScratch<S> {
         if new.is_empty() {
             return;
         }
-        for (k, part) in o.parts[..o.n].iter().enumerate() {
+        for (part, &h) in o.parts[..o.n].iter().zip(&o.houses) {
             for x in new & *part {
-                self.register_off(cand_of(x.index(), o.d), Cause::region(k), p);
+                self.register_off(cand_of(x.index(), o.d), Cause::region(usize::from(h)), p);
             }
         }
     }

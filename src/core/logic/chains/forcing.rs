@@ -202,10 +202,11 @@ pub(crate) fn chain<S: Size>(
                 let new = peers - run.off_planes[d];
                 if !new.is_empty() {
                     let mut seen = S::Set::EMPTY;
-                    for (k, &h) in g.cell_houses(cell).ids().iter().enumerate() {
+                    for &h in g.cell_houses(cell).ids() {
                         let hs = g.house_set(h as usize);
                         for x in (new & hs) - seen {
-                            run.add(g, cand_of(x.index(), d), false, Cause::region(k), 0, p);
+                            let cause = Cause::region(h as usize);
+                            run.add(g, cand_of(x.index(), d), false, cause, 0, p);
                         }
                         seen |= hs;
                     }
@@ -798,8 +799,8 @@ fn regions<S: Size>(
     let me = Cell::from_index(c);
     let src = cx.src;
     let g = cx.g;
-    for (k, &hid) in g.cell_houses(me).ids().iter().enumerate() {
-        let cause = Cause::region(k);
+    for &hid in g.cell_houses(me).ids() {
+        let cause = Cause::region(hid as usize);
         let h = g.house_set(hid as usize);
         let pos: S::Set = src.planes[d] & h;
         let n = pos.len();

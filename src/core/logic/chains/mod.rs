@@ -300,8 +300,8 @@ pub(crate) fn rule_parents_of<S: Size>(
         for e in ctx.cells[c] - cur.cells[c] {
             out.set(cand_of(c, e.index()));
         }
-    } else if cause.region_index().is_some() {
-        let h = g.house_set(cause.house(g, c));
+    } else if let Some(h) = cause.house() {
+        let h = g.house_set(h);
         for x in (ctx.planes[d] - cur.planes[d]) & h {
             out.set(cand_of(x.index(), d));
         }

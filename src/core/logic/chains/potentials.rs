@@ -13,9 +13,8 @@
 //!
 //! ```text
 //! Node (16 bytes): cand u16 | on u8 | cause u8 | hidden u16 | lb u16 | parent u32 | extra u32
-//!   cause: 0 assumption, 1 cell (naked single), 2 + k the k-th house of the cell in
-//!          cause order (hidden single; classic: 2 box, 3 row, 4 column), 15 advanced (a
-//!          nested technique; parents listed in Run::adv_parents)
+//!   cause: 0 assumption, 1 cell (naked single), 2 advanced (a nested technique; parents
+//!          listed in Run::adv_parents), 3 + h the house with id h (hidden single)
 //!   lb:    a lower bound of the ancestor count (1 + the largest bound among the parents)
 //! ```
 
@@ -52,9 +51,9 @@ pub(crate) fn cand_of(cell: usize, d: usize) -> u16 {
 }
 
 /// Why a potential holds, as in SE's `Potential.Cause`: the assumption, the cell's other
-/// candidates (naked single rule), the digit's other places in the `k`-th house of the
-/// potential's cell (hidden single rule; houses in the geometry's cause order, on the
-/// classic grid box, row, column), or a nested technique.
+/// candidates (naked single rule), the digit's other places in a house of the potential's
+/// cell (hidden single rule: SE's box, row or column cause, here the house itself, since a
+/// cell of another shape may lie in two rows or a diagonal), or a nested technique.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Cause(u8);
 
@@ -64,24 +63,18 @@ impl Cause {
     /// The cell's other candidates (naked single rule).
     pub(crate) const CELL: Cause = Cause(1);
     /// A removal by a nested technique.
-    pub(crate) const ADVANCED: Cause = Cause(15);
+    pub(crate) const ADVANCED: Cause = Cause(2);
 
-    /// The digit's other places in the `k`-th house of the cell.
+    /// The digit's other places in house `h` (an id of the geometry, below 253).
     #[inline]
-    pub(crate) const fn region(k: usize) -> Cause {
-        Cause(2 + k as u8)
+    pub(crate) const fn region(h: usize) -> Cause {
+        Cause(3 + h as u8)
     }
 
-    /// For a region cause, which house of the cell (`k`).
+    /// For a region cause, its house id.
     #[inline]
-    pub(crate) fn region_index(self) -> Option<usize> {
-        (2..15).contains(&self.0).then(|| (self.0 - 2) as usize)
-    }
-
-    /// The house id of a region cause for `cell`.
-    #[inline]
-    pub(crate) fn house<S: Size>(self, g: &Geometry<S>, cell: usize) -> usize {
-        g.cell_houses(Cell::from_index(cell)).ids()[(self.0 - 2) as usize] as usize
+    pub(crate) fn house(self) -> Option<usize> {
+        (self.0 >= 3).then(|| (self.0 - 3) as usize)
     }
 }
 
@@ -369,11 +362,9 @@ impl<S: Size> Run<S> {
     #[inline]
     fn hidden_cand(g: &Geometry<S>, cand: u16, cause: Cause, k: usize) -> u16 {
         let (c, d) = (cell_of(cand), digit_of(cand));
-        if cause == Cause::CELL {
-            cand_of(c, k)
-        } else {
-            let h = cause.house(g, c);
-            cand_of(g.house(h).cells[k].index(), d)
+        match cause.house() {
+            Some(h) => cand_of(g.house(h).cells[k].index(), d),
+            None => cand_of(c, k),
         }
     }
 
@@ -558,10 +549,10 @@ pub(crate) fn on_to_off<S: Size>(
     let cell = Cell::from_index(c);
     plane.remove(cell);
     let mut seen = S::Set::EMPTY;
-    for (k, &h) in g.cell_houses(cell).ids().iter().enumerate() {
+    for &h in g.cell_houses(cell).ids() {
         let hs = g.house_set(h as usize);
         for x in (plane & hs) - seen {
-            f(cand_of(x.index(), d), Cause::region(k));
+            f(cand_of(x.index(), d), Cause::region(h as usize));
         }
         seen |= hs;
     }
@@ -630,7 +621,7 @@ pub(crate) fn off_to_on<S: Size>(
     }
     if x {
         let ch = g.cell_houses(Cell::from_index(c));
-        for (k, (&h, &i)) in ch.ids().iter().zip(ch.positions()).enumerate() {
+        for (&h, &i) in ch.ids().iter().zip(ch.positions()) {
             let pos = cur.hpos[d][h as usize];
             let me = 1u16 << i;
             if !two_bits(pos) || pos & me == 0 {
@@ -643,7 +634,7 @@ pub(crate) fn off_to_on<S: Size>(
             }
             out[n] = Implied {
                 cand: oc,
-                cause: Cause::region(k).0,
+                cause: Cause::region(h as usize).0,
                 hidden: src.hpos[d][h as usize] & !pos,
             };
             n += 1;
