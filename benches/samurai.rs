@@ -11,8 +11,10 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use sudoku_batch::core::geometry::{self, S369};
+use sudoku_batch::core::grader::{Grader, Rating, default_budget};
 use sudoku_batch::core::samurai::{
-    SamuraiGenerator, SamuraiGrader, SamuraiGrid, SamuraiOutcome, SamuraiSolver, SamuraiSymmetry,
+    SamuraiGenerator, SamuraiGrid, SamuraiOutcome, SamuraiSolver, SamuraiSymmetry,
 };
 
 const PUZZLES: usize = 200;
@@ -47,10 +49,14 @@ fn grade(c: &mut Criterion) {
     group.sample_size(10);
     group.throughput(Throughput::Elements(ps.len() as u64));
     group.bench_function("generated", |b| {
-        let mut g = SamuraiGrader::new();
+        let mut g: Grader<S369> = Grader::new();
+        let geo = geometry::samurai();
+        let budget = default_budget(geometry::Shape::Samurai);
+        let mut r = Rating::default();
         b.iter(|| {
             for p in &ps {
-                black_box(g.grade(black_box(p)));
+                g.rate_values(geo, black_box(p).values(), None, budget, &mut r);
+                black_box(&r);
             }
         })
     });

@@ -119,9 +119,10 @@ pub struct SolveArgs {
     pub no_grade: bool,
 
     /// Work budget for grading one puzzle, in work units (deterministic; the default is
-    /// about one second of work). A puzzle that needs more gets a lower bound: `>=X`.
-    #[arg(long, value_name = "UNITS", default_value_t = crate::core::grader::DEFAULT_BUDGET)]
-    pub grade_budget: u64,
+    /// about one second of work per 81 cells: a Samurai gets 369/81 of it). A puzzle that
+    /// needs more gets a lower bound: `>=X`.
+    #[arg(long, value_name = "UNITS")]
+    pub grade_budget: Option<u64>,
 }
 
 /// Options of `explain`.
@@ -142,8 +143,8 @@ pub struct ExplainArgs {
     pub variant: VariantArg,
 
     /// Work budget in work units (see `solve --grade-budget`).
-    #[arg(long, value_name = "UNITS", default_value_t = crate::core::grader::DEFAULT_BUDGET)]
-    pub grade_budget: u64,
+    #[arg(long, value_name = "UNITS")]
+    pub grade_budget: Option<u64>,
 }
 
 /// `explain --format` values.
@@ -184,8 +185,8 @@ pub struct BenchArgs {
     pub grade: bool,
 
     /// Work budget per puzzle when grading (as `solve --grade-budget`).
-    #[arg(long, value_name = "UNITS", default_value_t = crate::core::grader::DEFAULT_BUDGET, requires = "grade")]
-    pub grade_budget: u64,
+    #[arg(long, value_name = "UNITS", requires = "grade")]
+    pub grade_budget: Option<u64>,
 
     /// Puzzle variant (`samurai`: files of samurai records in any of their three forms).
     #[arg(long, value_enum, default_value_t = VariantArg::Classic)]
@@ -246,8 +247,8 @@ pub struct GenerateArgs {
     /// Work budget for grading one candidate, in work units (as `solve --grade-budget`).
     /// A candidate that needs more gets a lower bound `>=X`, which meets an ER target only
     /// when the target has no upper bound.
-    #[arg(long, value_name = "UNITS", default_value_t = crate::core::grader::DEFAULT_BUDGET)]
-    pub grade_budget: u64,
+    #[arg(long, value_name = "UNITS")]
+    pub grade_budget: Option<u64>,
 
     /// Puzzle variant. `samurai`: five overlapping 9x9 grids, written as 405-cell lines
     /// (the form `solve --variant samurai` reads), rated by the samurai grader; takes
@@ -281,6 +282,10 @@ pub struct MinimizeArgs {
     /// How records are laid out in the input.
     #[arg(long, value_enum, default_value_t = InputFormatArg::Auto)]
     pub input_format: InputFormatArg,
+
+    /// Puzzle variant (read as `solve --variant` reads it).
+    #[arg(long, value_enum, default_value_t = VariantArg::Classic)]
+    pub variant: VariantArg,
 }
 
 /// `--level` values.
@@ -432,6 +437,29 @@ pub enum VariantArg {
     Classic,
     /// Samurai Sudoku: five 9x9 grids, the centre sharing a box with each corner grid.
     Samurai,
+    /// X (diagonal) Sudoku: both main diagonals hold 1-9 too.
+    X,
+    /// Windoku (hyper Sudoku): four extra 3x3 windows (top-left cells r2c2, r2c6, r6c2,
+    /// r6c6) hold 1-9 too.
+    Windoku,
+    /// Jigsaw Sudoku: nine irregular regions in place of the boxes, given with each puzzle
+    /// (81 region ids 1-9 after the cells, nine lines of ids after a grid block, or a CSV
+    /// `regions` column).
+    Jigsaw,
+}
+
+impl VariantArg {
+    /// The grid shape.
+    pub fn shape(self) -> crate::core::geometry::Shape {
+        use crate::core::geometry::Shape;
+        match self {
+            VariantArg::Classic => Shape::Classic,
+            VariantArg::Samurai => Shape::Samurai,
+            VariantArg::X => Shape::X,
+            VariantArg::Windoku => Shape::Windoku,
+            VariantArg::Jigsaw => Shape::Jigsaw,
+        }
+    }
 }
 
 /// `--input-format` values.
@@ -478,14 +506,14 @@ mod tests {
         assert!(!s.run.no_header && !s.check && !s.run.quiet);
         assert!(s.run.output.is_none() && s.run.summary_json.is_none());
         assert!(!s.no_grade);
-        assert_eq!(s.grade_budget, crate::core::grader::DEFAULT_BUDGET);
+        assert_eq!(s.grade_budget, None);
     }
 
     #[test]
     fn grading_flags_parse() {
         let s = solve(&["x", "--no-grade", "--grade-budget", "1000"]);
         assert!(s.no_grade);
-        assert_eq!(s.grade_budget, 1000);
+        assert_eq!(s.grade_budget, Some(1000));
         assert!(
             Cli::try_parse_from(["sudoku-batch", "solve", "x", "--grade-budget", "-1"]).is_err()
         );
@@ -509,7 +537,7 @@ mod tests {
         };
         assert_eq!(e.puzzle, "-");
         assert_eq!(e.format, ExplainFormatArg::Json);
-        assert_eq!(e.grade_budget, 50);
+        assert_eq!(e.grade_budget, Some(50));
         let Command::Explain(d) = Cli::try_parse_from(["sudoku-batch", "explain", "p.txt"])
             .unwrap()
             .command
@@ -665,7 +693,7 @@ mod tests {
         assert!(!g.no_grade && !g.minimal && !g.run.no_header && !g.run.quiet && !g.blind);
         assert!(g.level.is_none() && g.er.is_none() && g.clues.is_none());
         assert_eq!(g.max_attempts, 200_000);
-        assert_eq!(g.grade_budget, crate::core::grader::DEFAULT_BUDGET);
+        assert_eq!(g.grade_budget, None);
         assert!(g.run.output.is_none() && g.shard.is_none() && g.run.summary_json.is_none());
         assert_eq!(g.variant, VariantArg::Classic);
         assert_eq!(
@@ -710,7 +738,7 @@ mod tests {
         assert_eq!(g.symmetry, SymmetryArg::Rot90);
         assert_eq!(g.clues, Some((22, 26)));
         assert!(g.minimal && g.run.no_header && g.run.quiet);
-        assert_eq!((g.max_attempts, g.grade_budget), (99, 5000));
+        assert_eq!((g.max_attempts, g.grade_budget), (99, Some(5000)));
         assert_eq!(g.run.output, Some(PathBuf::from("out.csv")));
         assert_eq!(g.run.format, FormatArg::Jsonl);
         assert_eq!(g.shard, Some(Shard { index: 1, count: 3 }));

@@ -8,8 +8,9 @@ use crate::cli::{
 };
 use crate::core::Grid;
 use crate::core::generator::{ErRange, Symmetry, SymmetryChoice, Target};
+use crate::core::geometry::Shape;
+use crate::core::samurai::SamuraiSymmetry;
 use crate::core::samurai::format::{self, SamuraiForm};
-use crate::core::samurai::{SamuraiGrid, SamuraiSymmetry};
 use crate::error::Error;
 use crate::io::OutputFormat;
 pub use crate::pipeline::bench::BenchConfig;
@@ -92,6 +93,8 @@ pub struct SolveConfig {
     pub grade: bool,
     /// Work budget per graded puzzle, in work units.
     pub grade_budget: u64,
+    /// The grid shape (`--variant`).
+    pub shape: Shape,
 }
 
 fn is_dash(p: &Path) -> bool {
@@ -108,13 +111,7 @@ impl SolveConfig {
             ));
         }
         let samurai = a.variant == VariantArg::Samurai;
-        if samurai && a.input_format != InputFormatArg::Auto {
-            return Err(Error::Usage(
-                "--input-format applies to classic puzzles; samurai records are recognised by \
-                 their form (405-cell line, five 81-cell lines, or 21-line block)"
-                    .into(),
-            ));
-        }
+        let input_format = variant_input_format(a.variant.shape(), a.input_format)?;
         if samurai && a.check {
             return Err(Error::Usage(
                 "--check compares with a CSV solution column; samurai input has none".into(),
@@ -127,11 +124,7 @@ impl SolveConfig {
             limit: a.limit.max(1),
             format: output_format(a.run.format),
             header: !a.run.no_header,
-            input_format: if samurai {
-                InputFormat::Samurai
-            } else {
-                input_format(a.input_format)
-            },
+            input_format,
             check: a.check,
             quiet: a.run.quiet,
             summary_json: a.run.summary_json.clone(),
@@ -139,7 +132,8 @@ impl SolveConfig {
             strict: a.strict,
             max_messages: crate::pipeline::MAX_DIAGS,
             grade: !a.no_grade,
-            grade_budget: a.grade_budget,
+            grade_budget: grade_budget(a.grade_budget, a.variant.shape()),
+            shape: a.variant.shape(),
         })
     }
 }
@@ -147,10 +141,9 @@ impl SolveConfig {
 /// Where `explain` takes its puzzle from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ExplainSource {
-    /// Given on the command line.
-    Inline(Grid),
-    /// A samurai puzzle given on the command line (405 cells).
-    InlineSamurai(Box<SamuraiGrid>),
+    /// Given on the command line (a one-line record of the shape: 81 cells, 81 cells and
+    /// 81 region ids for Jigsaw, or 405 cells for Samurai).
+    Inline(String),
     /// The first puzzle on standard input.
     Stdin,
     /// The first puzzle of a file.
@@ -175,8 +168,8 @@ pub struct ExplainConfig {
     pub format: ExplainFormat,
     /// Work budget in work units.
     pub budget: u64,
-    /// Samurai puzzles (`--variant samurai`).
-    pub samurai: bool,
+    /// The grid shape (`--variant`).
+    pub shape: Shape,
 }
 
 impl ExplainConfig {
@@ -184,20 +177,18 @@ impl ExplainConfig {
     /// followed by a tail) is the puzzle itself; `-` is standard input; anything else is a
     /// file name.
     pub fn from_args(a: &ExplainArgs) -> Result<ExplainConfig, Error> {
-        let samurai = a.variant == VariantArg::Samurai;
-        let samurai_inline = || {
-            let line = a.puzzle.trim().as_bytes();
-            format::read_record(SamuraiForm::Line, &[line]).ok()
+        let shape = a.variant.shape();
+        let line = a.puzzle.trim().as_bytes();
+        // An argument that starts with the shape's cells is the puzzle itself (its errors,
+        // say in a Jigsaw layout, are then reported as the record's); else a file name.
+        let inline = match shape {
+            Shape::Samurai => format::read_record(SamuraiForm::Line, &[line]).is_ok(),
+            _ => Grid::parse_line(line.get(..81).unwrap_or(line)).is_ok(),
         };
         let source = if a.puzzle == "-" {
             ExplainSource::Stdin
-        } else if samurai {
-            match samurai_inline() {
-                Some((g, _)) => ExplainSource::InlineSamurai(Box::new(g)),
-                None => ExplainSource::File(PathBuf::from(&a.puzzle)),
-            }
-        } else if let Ok((g, _)) = Grid::parse_line(a.puzzle.trim().as_bytes()) {
-            ExplainSource::Inline(g)
+        } else if inline {
+            ExplainSource::Inline(a.puzzle.trim().to_string())
         } else {
             ExplainSource::File(PathBuf::from(&a.puzzle))
         };
@@ -207,8 +198,8 @@ impl ExplainConfig {
                 ExplainFormatArg::Text => ExplainFormat::Text,
                 ExplainFormatArg::Json => ExplainFormat::Json,
             },
-            budget: a.grade_budget,
-            samurai,
+            budget: grade_budget(a.grade_budget, shape),
+            shape,
         })
     }
 }
@@ -238,8 +229,10 @@ impl BenchConfig {
             rounds: a.rounds as usize,
             limit: a.limit,
             threads: a.threads,
-            samurai: a.variant == VariantArg::Samurai,
-            grade_budget: a.grade.then_some(a.grade_budget),
+            shape: a.variant.shape(),
+            grade_budget: a
+                .grade
+                .then(|| grade_budget(a.grade_budget, a.variant.shape())),
         })
     }
 }
@@ -269,6 +262,14 @@ fn input_and_output(
         }
     }
     Ok((input, output))
+}
+
+/// The work budget per graded puzzle: `--grade-budget`, or by default
+/// [`DEFAULT_BUDGET`](crate::core::grader::DEFAULT_BUDGET) per 81 cells of the shape (a
+/// Samurai, with 369 cells, gets 369/81 of it: its steps are searched over a grid four and a
+/// half times as large).
+pub fn grade_budget(given: Option<u64>, shape: Shape) -> u64 {
+    given.unwrap_or_else(|| crate::core::grader::default_budget(shape))
 }
 
 fn input_format(f: InputFormatArg) -> InputFormat {
@@ -383,7 +384,7 @@ impl GenerateConfig {
             seed,
             seed_drawn,
             grade: !a.no_grade,
-            grade_budget: a.grade_budget,
+            grade_budget: grade_budget(a.grade_budget, a.variant.shape()),
             target: Target {
                 symmetry,
                 min_clues,
@@ -425,12 +426,6 @@ fn samurai_target(a: &GenerateArgs, er: Option<ErRange>) -> Result<SamuraiTarget
             "samurai puzzles are minimal for their symmetry (no orbit of clues can go),              not clue by clue; with --symmetry none every puzzle is minimal",
         );
     }
-    if a.grade_budget != crate::core::grader::DEFAULT_BUDGET {
-        return unsupported(
-            "--grade-budget",
-            "the samurai grader has no work budget (it takes a few milliseconds at most)",
-        );
-    }
     let symmetry = match a.symmetry {
         SymmetryArg::None => SamuraiSymmetryChoice::Fixed(SamuraiSymmetry::None),
         SymmetryArg::Rot180 => SamuraiSymmetryChoice::Fixed(SamuraiSymmetry::Rot180),
@@ -467,6 +462,8 @@ pub struct MinimizeConfig {
     pub quiet: bool,
     /// Where to write the JSON summary.
     pub summary_json: Option<PathBuf>,
+    /// The grid shape (`--variant`).
+    pub shape: Shape,
 }
 
 impl MinimizeConfig {
@@ -479,9 +476,27 @@ impl MinimizeConfig {
             threads: a.run.threads,
             format: output_format(a.run.format),
             header: !a.run.no_header,
-            input_format: input_format(a.input_format),
+            input_format: variant_input_format(a.variant.shape(), a.input_format)?,
             quiet: a.run.quiet,
             summary_json: a.run.summary_json.clone(),
+            shape: a.variant.shape(),
         })
     }
+}
+
+/// The record format of a record run of `shape` under `--input-format`: Samurai records
+/// have forms of their own (a usage error to choose one); the other shapes read the classic
+/// forms.
+fn variant_input_format(shape: Shape, f: InputFormatArg) -> Result<InputFormat, Error> {
+    if shape == Shape::Samurai {
+        if f != InputFormatArg::Auto {
+            return Err(Error::Usage(
+                "--input-format applies to 9x9 shapes; samurai records are recognised by \
+                 their form (405-cell line, five 81-cell lines, or 21-line block)"
+                    .into(),
+            ));
+        }
+        return Ok(InputFormat::Samurai);
+    }
+    Ok(input_format(f))
 }

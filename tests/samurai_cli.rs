@@ -78,8 +78,8 @@ fn mixed_file_gives_one_row_per_record_with_valid_solutions() {
         "shared cell g1r7c7 = g3r1c1 is '5' in grid 1 but '.' in grid 3"
     );
     assert_eq!(rows[7][error], "only 300 cells, expected 405");
-    // Ratings for the unique puzzles: line 36 is solved by the techniques (ER 3.4, a hidden
-    // pair), line 2 is beyond them (ER a lower bound); non-unique ones get none.
+    // Ratings for the unique puzzles: line 36 needs a hidden pair (ER 3.4), line 2 region
+    // forcing chains (ER 8.2); non-unique ones get none.
     let rating = |r: &Vec<String>| {
         ["er", "ep", "ed", "level", "hardest"].map(|c| r[col(&rows[0], c)].clone())
     };
@@ -87,9 +87,10 @@ fn mixed_file_gives_one_row_per_record_with_valid_solutions() {
         rating(&rows[8]),
         ["3.4", "1.2", "1.2", "hard", "Hidden pair"]
     );
-    let beyond = rating(&rows[1]);
-    assert!(beyond[0].starts_with(">="), "{beyond:?}");
-    assert_eq!(beyond[3], "beyond");
+    assert_eq!(
+        rating(&rows[1]),
+        ["8.2", "1.2", "1.2", "diabolical", "Region forcing chains"]
+    );
     assert_eq!(rating(&rows[4]), ["", "", "", "", ""]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -265,18 +266,18 @@ fn explain_shows_the_samurai_solving_path() {
             .iter()
             .all(|s| s["text"].as_str().is_some_and(|t| t.contains(": g")))
     );
-    // Beyond the techniques: lower bounds and how far it got.
-    let beyond = stdout(&run(&[
+    // A puzzle that needs chains: rated exactly, the chain steps named.
+    let chains = stdout(&run(&[
         "explain",
         "--variant",
         "samurai",
         data("lines.txt").to_str().unwrap(),
     ]));
-    assert!(beyond.contains("(beyond); hardest step: "), "{beyond}");
     assert!(
-        beyond.contains("No implemented technique applies after "),
-        "{beyond}"
+        chains.contains("ER 9.2, EP 1.2, ED 1.2 (extreme); hardest step: Dynamic forcing chains"),
+        "{chains}"
     );
+    assert!(!chains.contains(">="), "{chains}");
     // Not exactly one solution, or a broken record: a usage error (exit 2).
     for bad in ["multiple.txt", "unsolvable.txt", "invalid.txt"] {
         let o = run(&[

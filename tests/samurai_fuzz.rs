@@ -3,8 +3,10 @@
 
 use proptest::prelude::*;
 
+use sudoku_batch::core::geometry::{self, S369};
+use sudoku_batch::core::grader::{Grader, Rating};
 use sudoku_batch::core::samurai::format::{self, SamuraiForm};
-use sudoku_batch::core::samurai::{SamuraiGrader, SamuraiGrid, SamuraiSolver};
+use sudoku_batch::core::samurai::{SamuraiGrid, SamuraiSolver};
 
 /// Bytes that look like samurai records: mostly cells, some gaps, separators and noise.
 fn record_byte() -> impl Strategy<Value = u8> {
@@ -60,9 +62,12 @@ proptest! {
         if g.check_givens().is_err() {
             prop_assert_eq!(out.count, 0);
         }
-        // The grader stops, whatever the puzzle (it is meant for unique ones).
-        let grade = SamuraiGrader::new().grade(&g);
-        prop_assert!(usize::from(grade.filled) >= g.clue_count());
-        prop_assert!(grade.ed <= 54 && grade.er <= 54);
+        // The grader stops, whatever the puzzle (it is meant for unique ones), within a
+        // small budget.
+        let mut r = Rating::default();
+        let mut grader: Grader<S369> = Grader::new();
+        grader.rate_values(geometry::samurai(), g.values(), None, 20_000, &mut r);
+        prop_assert!(r.work <= 20_000 + 100_000);
+        prop_assert!(r.ed <= r.er || !r.complete);
     }
 }

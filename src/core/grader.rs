@@ -42,9 +42,18 @@ use super::logic::{
     singles, subsets, uniqueness, wings,
 };
 
-/// Default work budget per puzzle, in work units (about 50 ns each): about one second on
-/// one core.
+/// Default work budget per 81-cell puzzle, in work units (about 50 ns each): about one
+/// second on one core.
 pub const DEFAULT_BUDGET: u64 = 20_000_000;
+
+/// The default work budget for a puzzle of `shape`: [`DEFAULT_BUDGET`] per 81 cells (a
+/// Samurai's 369 cells make every search over it about 4.5 times as long).
+pub fn default_budget(shape: super::geometry::Shape) -> u64 {
+    match shape {
+        super::geometry::Shape::Samurai => DEFAULT_BUDGET * 369 / 81,
+        _ => DEFAULT_BUDGET,
+    }
+}
 
 /// One of Sudoku Explainer's hint producers, in the order its solver asks them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -120,8 +120,10 @@ pub fn parse_line(line: &[u8]) -> Result<(Grid, [u8; 81], usize), JigsawError> {
     {
         at += 1;
     }
+    // The ids run to the end or to the tail's separator; a stray byte among them is
+    // reported as such.
     let ids_end = (at..line.len())
-        .find(|&i| !line[i].is_ascii_digit())
+        .find(|&i| is_tail_separator(line[i]))
         .unwrap_or(line.len());
     let ids = &line[at..ids_end];
     let regions = match parse_regions(ids) {

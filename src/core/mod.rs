@@ -4,6 +4,7 @@
 //! the memory and pass it in.
 
 pub mod bitboard;
+pub mod family;
 pub mod generator;
 pub mod geometry;
 pub mod grader;

@@ -45,6 +45,8 @@ pub struct CsvLayout {
     pub solution: Option<usize>,
     /// Index of the id column, if any.
     pub id: Option<usize>,
+    /// Index of the Jigsaw regions column, if any.
+    pub regions: Option<usize>,
     /// The header's field delimiter (`,` or a tab).
     pub delimiter: u8,
 }
@@ -55,6 +57,8 @@ pub const PUZZLE_COLUMNS: &[&str] = &["quizzes", "quiz", "puzzle", "puzzles", "q
 pub const SOLUTION_COLUMNS: &[&str] = &["solutions", "solution", "answer", "answers"];
 /// Header names recognised for the id column.
 pub const ID_COLUMNS: &[&str] = &["id"];
+/// Header names recognised for a Jigsaw puzzle's regions column (81 ids `1`-`9`).
+pub const REGION_COLUMNS: &[&str] = &["regions", "region", "layout"];
 
 /// How the cells of a record are to be read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,6 +90,8 @@ pub struct Record<'a> {
     pub tail: &'a [u8],
     /// The known solution column (CSV), else empty.
     pub expected: &'a [u8],
+    /// The Jigsaw regions column (CSV), else empty.
+    pub regions: &'a [u8],
     /// A problem found while splitting (e.g. a grid block with too few rows): the record is
     /// invalid for this reason, at this (line, column).
     pub fault: Option<(u64, usize, &'static str)>,
@@ -101,6 +107,7 @@ struct RawRecord {
     kind: Option<CellsKind>,
     tail: Span,
     expected: Span,
+    regions: Span,
     fault: Option<(u64, usize, &'static str)>,
 }
 
@@ -221,6 +228,7 @@ pub fn csv_layout_from_header(line: &[u8]) -> Option<CsvLayout> {
         puzzle: usize::MAX,
         solution: None,
         id: None,
+        regions: None,
         delimiter,
     };
     for (i, raw) in line.split(|&b| b == delimiter).enumerate() {
@@ -240,6 +248,8 @@ pub fn csv_layout_from_header(line: &[u8]) -> Option<CsvLayout> {
             layout.solution = Some(i);
         } else if layout.id.is_none() && is(ID_COLUMNS) {
             layout.id = Some(i);
+        } else if layout.regions.is_none() && is(REGION_COLUMNS) {
+            layout.regions = Some(i);
         }
     }
     (layout.puzzle != usize::MAX).then_some(layout)
@@ -282,6 +292,7 @@ pub struct Splitter {
     field_ends: Vec<usize>,
     field_buf: Vec<u8>,
     skip_to_newline: bool,
+    block_rows: usize,
 }
 
 /// What one call of [`Splitter::split`] did.
@@ -312,7 +323,14 @@ impl Splitter {
             field_ends: Vec::new(),
             field_buf: Vec::new(),
             skip_to_newline: false,
+            block_rows: 9,
         }
+    }
+
+    /// Makes grid blocks `rows` rows long (9; 18 for Jigsaw blocks, whose nine rows of
+    /// cells are followed by nine rows of region ids).
+    pub fn set_block_rows(&mut self, rows: usize) {
+        self.block_rows = rows;
     }
 
     /// The format this splitter reads.
@@ -399,6 +417,7 @@ impl Splitter {
             kind: r.kind.unwrap_or(CellsKind::Line),
             tail: r.tail.get(buf, &self.arena),
             expected: r.expected.get(buf, &self.arena),
+            regions: r.regions.get(buf, &self.arena),
             fault: r.fault,
         }
     }
@@ -539,12 +558,20 @@ impl Splitter {
                 text_end = end;
                 p = (end + 1).min(buf.len());
                 l += 1;
-                if rows == 9 {
+                if rows == self.block_rows {
                     break;
                 }
             }
-            if rows < 9 && fault.is_none() {
-                fault = Some((l, 1, "grid block ends before its 9th row"));
+            if rows < self.block_rows && fault.is_none() {
+                fault = Some((
+                    l,
+                    1,
+                    if self.block_rows == 9 {
+                        "grid block ends before its 9th row"
+                    } else {
+                        "jigsaw block ends before its 18th row (9 of cells, 9 of regions)"
+                    },
+                ));
             }
             self.raw.push(RawRecord {
                 line: rec_line,
@@ -728,6 +755,7 @@ impl Splitter {
             kind: Some(CellsKind::Field),
             id: span(layout.id.and_then(field)),
             expected: span(layout.solution.and_then(field)),
+            regions: span(layout.regions.and_then(field)),
             ..RawRecord::default()
         };
         match field(layout.puzzle) {

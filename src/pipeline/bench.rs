@@ -9,13 +9,12 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::config::InputSpec;
-use crate::core::grader::{Grader, Rating};
-use crate::core::samurai::{SamuraiGrader, SamuraiGrid, SamuraiOutcome, SamuraiSolver};
-use crate::core::{Grid, SolveOutcome, Solver};
+use crate::core::family::{Family, Solved};
+use crate::core::geometry::{Geometry, Shape};
+use crate::core::grader::{Grader, Rating, givens_conflict};
 use crate::error::Error;
-use crate::io::records::{self, CellsKind, Splitter};
 
-use super::records_run::{fill_for_detection, open_input};
+use super::shape::{ReadRecord, detect_format, dispatch, read_all, read_input};
 
 /// Settings of a `bench` run.
 #[derive(Clone, Debug)]
@@ -28,8 +27,8 @@ pub struct BenchConfig {
     pub limit: u32,
     /// Worker threads (1 by default).
     pub threads: usize,
-    /// Samurai files (`--variant samurai`).
-    pub samurai: bool,
+    /// The grid shape (`--variant`).
+    pub shape: Shape,
     /// Grade every uniquely solvable puzzle after solving it, with this work budget per
     /// puzzle (`None`: solve only).
     pub grade_budget: Option<u64>,
@@ -44,7 +43,7 @@ pub struct Tally {
     pub solutions: u64,
     /// Puzzles graded (those with exactly one solution).
     pub graded: u64,
-    /// Gradings that ended with a lower bound (budget spent, or for samurai `beyond`).
+    /// Gradings that ended with a lower bound (the budget ran out).
     pub lower_bounds: u64,
 }
 
@@ -107,57 +106,31 @@ pub struct BenchReport {
     pub files: Vec<FileBench>,
 }
 
-/// Reads every valid puzzle of an input, in any record format.
-pub fn load_puzzles(spec: &InputSpec) -> Result<(Vec<Grid>, usize), Error> {
-    let mut source = open_input(spec)?;
-    let read_err = |e| Error::Input {
-        path: match spec {
-            InputSpec::Stdin => "-".into(),
-            InputSpec::File(p) => p.clone(),
-        },
-        source: e,
-    };
-    fill_for_detection(&mut source).map_err(read_err)?;
-    let (format, skip) = records::detect(source.window());
-    let header_lines = source.window()[..skip]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count() as u64;
-    source.consume(skip);
-    let mut splitter = Splitter::new(format);
-    let mut grids = Vec::new();
-    let mut skipped = 0;
-    let mut line = 1 + header_lines;
-    loop {
-        let is_last = source.at_end();
-        let window = source.window();
-        let p = splitter.split(window, line, usize::MAX, is_last);
-        for rec in splitter.records(window) {
-            let parsed = match rec.kind {
-                _ if rec.fault.is_some() => None,
-                CellsKind::Line => Grid::parse_line(rec.text.trim_ascii_start())
-                    .ok()
-                    .map(|(g, _)| g),
-                CellsKind::Field => Grid::parse_line(rec.text.trim_ascii())
-                    .ok()
-                    .filter(|&(_, end)| end == rec.text.trim_ascii().len())
-                    .map(|(g, _)| g),
-                CellsKind::Block => Grid::parse_cells(rec.text).ok(),
-                CellsKind::Samurai(_) => None,
-            };
-            match parsed.filter(|g| g.check_givens().is_ok()) {
-                Some(g) => grids.push(g),
-                None => skipped += 1,
-            }
+/// A puzzle of family `F` as `bench` keeps it: its cells, and for Jigsaw its layout.
+type Loaded<F> = (<F as Family>::Grid, Option<[u8; 81]>);
+
+/// Reads every valid puzzle of an input of `shape` (any record format of the shape);
+/// returns them and how many records were skipped as unreadable or breaking a rule.
+pub fn load_puzzles<F: ReadRecord>(
+    spec: &InputSpec,
+    shape: Shape,
+) -> Result<(Vec<Loaded<F>>, usize), Error> {
+    let buf = read_input(spec)?;
+    let (format, skip) = detect_format(shape, &buf);
+    let mut geo = F::geometry(shape);
+    let (all, mut skipped) = read_all::<F>(&buf[skip..], format, &mut geo, usize::MAX);
+    let mut puzzles = Vec::with_capacity(all.len());
+    for (g, layout) in all {
+        if let Some(r) = &layout {
+            F::set_layout(&mut geo, r);
         }
-        line += p.lines;
-        source.consume(p.consumed);
-        if is_last {
-            break;
+        if givens_conflict(&geo, F::values(&g)) {
+            skipped += 1;
+        } else {
+            puzzles.push((g, layout));
         }
-        source.fill(0).map_err(read_err)?;
     }
-    Ok((grids, skipped))
+    Ok((puzzles, skipped))
 }
 
 fn median(v: &[f64]) -> f64 {
@@ -170,36 +143,46 @@ fn median(v: &[f64]) -> f64 {
     }
 }
 
-/// Per-worker scratch for classic rounds.
-struct ClassicScratch {
-    solver: Solver,
-    out: SolveOutcome,
-    grader: Grader,
+/// Per-worker scratch for a round.
+struct Scratch<F: Family> {
+    geo: Geometry<F>,
+    solver: F::Solver,
+    out: Solved<F>,
+    grader: Grader<F>,
     rating: Rating,
 }
 
-impl ClassicScratch {
-    fn new() -> ClassicScratch {
-        ClassicScratch {
-            solver: Solver::new(),
-            out: SolveOutcome::default(),
+impl<F: Family> Scratch<F> {
+    fn new(shape: Shape) -> Scratch<F> {
+        Scratch {
+            geo: F::geometry(shape),
+            solver: F::Solver::default(),
+            out: Solved::default(),
             grader: Grader::new(),
             rating: Rating::default(),
         }
     }
 
     /// Solves (and grades) `chunk`, as `solve` does per record.
-    fn run(&mut self, chunk: &[Grid], limit: u32, grade: Option<u64>) -> Tally {
+    fn run(&mut self, chunk: &[Loaded<F>], limit: u32, grade: Option<u64>) -> Tally {
         let mut t = Tally::default();
-        for p in chunk {
-            self.solver.solve_into(p, limit, &mut self.out);
+        for (p, layout) in chunk {
+            if let Some(r) = layout {
+                F::set_layout(&mut self.geo, r);
+            }
+            F::solve(&mut self.solver, &self.geo, p, limit, &mut self.out);
             t.guesses += self.out.guesses;
             t.solutions += u64::from(self.out.count);
             if let Some(budget) = grade
                 && self.out.count == 1
             {
-                self.grader
-                    .rate(p, Some(&self.out.solution), budget, &mut self.rating);
+                self.grader.rate_values(
+                    &self.geo,
+                    F::values(p),
+                    Some(F::values(&self.out.solution)),
+                    budget,
+                    &mut self.rating,
+                );
                 t.graded += 1;
                 t.lower_bounds += u64::from(!self.rating.complete);
             }
@@ -209,98 +192,41 @@ impl ClassicScratch {
 }
 
 /// Solves (and grades) every puzzle once.
-fn solve_all(grids: &[Grid], limit: u32, grade: Option<u64>, pool: &rayon::ThreadPool) -> Tally {
-    if pool.current_num_threads() == 1 {
-        return ClassicScratch::new().run(grids, limit, grade);
-    }
-    pool.install(|| {
-        grids
-            .par_chunks(256)
-            .map_init(ClassicScratch::new, |s, chunk| s.run(chunk, limit, grade))
-            .reduce(Tally::default, Tally::add)
-    })
-}
-
-/// Solves (and grades) every samurai puzzle once.
-fn solve_all_samurai(
-    puzzles: &[SamuraiGrid],
+fn solve_all<F: Family>(
+    shape: Shape,
+    puzzles: &[Loaded<F>],
     limit: u32,
-    grade: bool,
+    grade: Option<u64>,
     pool: &rayon::ThreadPool,
 ) -> Tally {
-    if !grade {
-        let (guesses, solutions) = super::samurai::solve_all(puzzles, limit, pool);
-        return Tally {
-            guesses,
-            solutions,
-            ..Tally::default()
-        };
-    }
-    // As `solve --variant samurai` does per record: solve, then grade a unique puzzle.
-    type Scratch = (SamuraiSolver, SamuraiOutcome, SamuraiGrader);
-    let run = |chunk: &[SamuraiGrid], (solver, out, grader): &mut Scratch| {
-        let mut t = Tally::default();
-        for p in chunk {
-            solver.solve_into(p, limit, out);
-            t.guesses += out.guesses;
-            t.solutions += u64::from(out.count);
-            if out.count == 1 {
-                let g = grader.grade(p);
-                t.graded += 1;
-                t.lower_bounds += u64::from(!g.solved);
-            }
-        }
-        t
-    };
-    let init = || -> Scratch {
-        (
-            SamuraiSolver::new(),
-            SamuraiOutcome::default(),
-            SamuraiGrader::new(),
-        )
-    };
     if pool.current_num_threads() == 1 {
-        return run(puzzles, &mut init());
+        return Scratch::<F>::new(shape).run(puzzles, limit, grade);
     }
+    let chunk = if F::CELLS > 81 { 64 } else { 256 };
     pool.install(|| {
         puzzles
-            .par_chunks(64)
-            .map_init(init, |s, chunk| run(chunk, s))
+            .par_chunks(chunk)
+            .map_init(|| Scratch::<F>::new(shape), |s, c| s.run(c, limit, grade))
             .reduce(Tally::default, Tally::add)
     })
 }
-
-/// Solves (and grades) a file's puzzles once.
-type SolveRound<'a> = dyn Fn() -> Tally + 'a;
 
 /// Runs the benchmark.
 pub fn run(cfg: &BenchConfig) -> Result<BenchReport, Error> {
+    dispatch!(cfg.shape, F => run_family::<F>(cfg))
+}
+
+fn run_family<F: ReadRecord>(cfg: &BenchConfig) -> Result<BenchReport, Error> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
         .build()
         .map_err(|e| Error::Usage(format!("cannot start worker threads: {e}")))?;
     let mut files = Vec::new();
     for spec in &cfg.files {
-        // Puzzles are read before the clock starts; `solve` solves them all once.
-        let (n_puzzles, skipped, solve): (usize, usize, Box<SolveRound<'_>>) = if cfg.samurai {
-            let (puzzles, skipped) = super::samurai::load_puzzles(spec)?;
-            let (limit, grade) = (cfg.limit, cfg.grade_budget);
-            let pool = &pool;
-            (
-                puzzles.len(),
-                skipped,
-                Box::new(move || solve_all_samurai(&puzzles, limit, grade.is_some(), pool)),
-            )
-        } else {
-            let (grids, skipped) = load_puzzles(spec)?;
-            let (limit, grade) = (cfg.limit, cfg.grade_budget);
-            let pool = &pool;
-            (
-                grids.len(),
-                skipped,
-                Box::new(move || solve_all(&grids, limit, grade, pool)),
-            )
-        };
+        // Puzzles are read before the clock starts; a round solves them all once.
+        let (puzzles, skipped) = load_puzzles::<F>(spec, cfg.shape)?;
+        let n_puzzles = puzzles.len();
+        let solve = || solve_all::<F>(cfg.shape, &puzzles, cfg.limit, cfg.grade_budget, &pool);
         // One untimed warm-up round (caches, page faults, CPU frequency).
         let tally = solve();
         let mut rates = Vec::with_capacity(cfg.rounds);

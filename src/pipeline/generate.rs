@@ -341,12 +341,7 @@ impl GenerateSummary {
                 t.push_str(&format!("{} {n} {l}", if i == 0 { "" } else { "," }));
             }
             if g.lower_bounds > 0 {
-                // A samurai lower bound is a puzzle its techniques do not finish.
-                let what = match self.variant {
-                    "samurai" => "beyond the samurai techniques",
-                    _ => "lower bounds",
-                };
-                t.push_str(&format!(" ({} {what})", g.lower_bounds));
+                t.push_str(&format!(" ({} lower bounds)", g.lower_bounds));
             }
         }
         t

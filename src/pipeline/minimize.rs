@@ -1,11 +1,11 @@
 //! `minimize`: read records as `solve` does, and for every uniquely solvable puzzle write a
-//! minimal puzzle whose clues are a subset of its clues ([`Generator::minimize`]); one row
-//! per record, in input order.
+//! minimal puzzle whose clues are a subset of its clues ([`Family::minimize`]); one row
+//! per record, in input order. Every shape: the worker is generic over the family.
 //!
-//! Columns: `line`, `puzzle` (normalized input), `minimal`, `clues` (of the minimal puzzle),
-//! and `error`, which says why a record has no minimal puzzle (invalid record, givens that
-//! break a rule, no solution, several solutions). Invalid records are also reported on
-//! stderr as `FILE:LINE:COL: reason`, like `solve` does.
+//! Columns: `line`, `puzzle` (normalized input; Jigsaw then `regions`), `minimal`, `clues`
+//! (of the minimal puzzle), and `error`, which says why a record has no minimal puzzle
+//! (invalid record, givens that break a rule, no solution, several solutions). Invalid
+//! records are also reported on stderr as `FILE:LINE:COL: reason`, like `solve` does.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -14,18 +14,28 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::config::MinimizeConfig;
-use crate::core::generator::{Generator, MinimizeError};
+use crate::core::family::Solved;
+use crate::core::geometry::{Geometry, Shape};
 use crate::error::Error;
-use crate::io::records::{CellsKind, Record};
+use crate::io::records::Record;
 use crate::io::{Field, RowEncoder};
 
 use super::RunEnd;
 use super::engine::{Block, Diag};
 use super::records_run::{RecordJob, RecordRun, open_input, output_name, run_records};
-use super::solve::parse_record;
+use super::shape::{Invalid, ReadRecord, dispatch};
 
-/// The output columns of `minimize`, in order.
+/// The output columns of `minimize`, in order (Jigsaw adds `regions` after `puzzle`).
 pub const MINIMIZE_COLUMNS: &[&str] = &["line", "puzzle", "minimal", "clues", "error"];
+
+/// The columns of `minimize` for `shape`.
+pub fn columns(shape: Shape) -> Vec<&'static str> {
+    let mut c = MINIMIZE_COLUMNS.to_vec();
+    if shape == Shape::Jigsaw {
+        c.insert(2, "regions");
+    }
+    c
+}
 
 /// Counts for a `minimize` run.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -59,13 +69,61 @@ impl MinimizeStats {
 }
 
 /// Per-worker scratch for `minimize`.
-#[derive(Debug, Default)]
-pub struct MinimizeWorker {
-    generator: Generator,
+#[derive(Debug)]
+pub struct MinimizeWorker<F: ReadRecord> {
+    geo: Geometry<F>,
+    solver: F::Solver,
+    solved: Solved<F>,
     message: String,
+    puzzle: Vec<u8>,
+    minimal: Vec<u8>,
+    regions: Vec<u8>,
 }
 
-impl MinimizeWorker {
+impl<F: ReadRecord> MinimizeWorker<F> {
+    /// A worker for `shape`.
+    pub fn new(shape: Shape) -> MinimizeWorker<F> {
+        MinimizeWorker {
+            geo: F::geometry(shape),
+            solver: F::Solver::default(),
+            solved: Solved::default(),
+            message: String::new(),
+            puzzle: Vec::with_capacity(405),
+            minimal: Vec::with_capacity(405),
+            regions: Vec::with_capacity(81),
+        }
+    }
+
+    /// Writes a row: `line`, `puzzle`, (`regions`), `minimal`, `clues`, `error`.
+    fn row(&self, enc: &RowEncoder, out: &mut Vec<u8>, line: u64, clues: Option<usize>) {
+        fn text(b: &[u8]) -> Field<'_> {
+            if b.is_empty() {
+                Field::Null
+            } else {
+                Field::Text(b)
+            }
+        }
+        let mut row = [Field::Null; 6];
+        let mut n = 0;
+        for f in [Field::Int(line), text(&self.puzzle)] {
+            row[n] = f;
+            n += 1;
+        }
+        if self.geo.shape() == Shape::Jigsaw {
+            row[n] = text(&self.regions);
+            n += 1;
+        }
+        for f in [
+            text(&self.minimal),
+            clues.map_or(Field::Null, |c| Field::Int(c as u64)),
+            text(self.message.as_bytes()),
+        ] {
+            row[n] = f;
+            n += 1;
+        }
+        enc.write_row(out, &row[..n]);
+    }
+
     /// Minimizes one record and appends its row.
     pub fn process(
         &mut self,
@@ -73,78 +131,63 @@ impl MinimizeWorker {
         enc: &RowEncoder,
         block: &mut Block<MinimizeStats>,
     ) {
-        use std::fmt::Write;
         block.stats.records += 1;
         self.message.clear();
-        let grid = match parse_record(rec, &mut self.message) {
+        self.puzzle.clear();
+        self.minimal.clear();
+        self.regions.clear();
+        let invalid = |w: &Self, at: Invalid, block: &mut Block<MinimizeStats>| {
+            block.stats.invalid += 1;
+            block.diags.push(Diag {
+                line: at.line,
+                col: at.col,
+                message: w.message.clone(),
+            });
+            w.row(enc, &mut block.out, rec.line, None);
+        };
+        let grid = match F::read(rec, &mut self.geo, &mut self.regions, &mut self.message) {
             Ok((g, _)) => g,
             Err(at) => {
-                block.stats.invalid += 1;
-                block.diags.push(Diag {
-                    line: at.line,
-                    col: at.col,
-                    message: self.message.clone(),
-                });
-                let row = [
-                    Field::Int(rec.line),
-                    Field::Null,
-                    Field::Null,
-                    Field::Null,
-                    Field::Text(self.message.as_bytes()),
-                ];
-                enc.write_row(&mut block.out, &row);
+                invalid(self, at, block);
                 return;
             }
         };
-        let puzzle = grid.to_line_bytes();
-        match self.generator.minimize(&grid) {
-            Ok(m) => {
+        F::write_line(&grid, &mut self.puzzle);
+        if F::CHECKS_GIVENS
+            && let Some(at) = F::conflict(rec, &self.geo, &grid, &mut self.message)
+        {
+            self.message.insert_str(0, "invalid givens: ");
+            invalid(self, at, block);
+            return;
+        }
+        F::solve(&mut self.solver, &self.geo, &grid, 2, &mut self.solved);
+        match self.solved.count {
+            0 => {
+                if let Some(at) = F::conflict(rec, &self.geo, &grid, &mut self.message) {
+                    self.message.insert_str(0, "invalid givens: ");
+                    invalid(self, at, block);
+                    return;
+                }
+                block.stats.unsolvable += 1;
+                self.message.push_str("the puzzle has no solution");
+                self.row(enc, &mut block.out, rec.line, None);
+            }
+            1 => {
+                let m = F::minimize(&mut self.solver, &self.geo, &grid);
                 let stats = &mut block.stats;
                 stats.minimized += 1;
-                let (before, after) = (grid.clue_count(), m.puzzle.clue_count());
+                let (before, after) = (F::clues(&grid), F::clues(&m));
                 stats.clues_removed += (before - after) as u64;
                 if before == after {
                     stats.already_minimal += 1;
                 }
-                let minimal = m.puzzle.to_line_bytes();
-                let row = [
-                    Field::Int(rec.line),
-                    Field::Text(&puzzle),
-                    Field::Text(&minimal),
-                    Field::Int(after as u64),
-                    Field::Null,
-                ];
-                enc.write_row(&mut block.out, &row);
+                F::write_line(&m, &mut self.minimal);
+                self.row(enc, &mut block.out, rec.line, Some(after));
             }
-            Err(e) => {
-                let _ = write!(self.message, "{e}");
-                match e {
-                    MinimizeError::Invalid(c) => {
-                        block.stats.invalid += 1;
-                        let col = c
-                            .house
-                            .cells()
-                            .iter()
-                            .filter(|&&x| grid.digit(x) == Some(c.digit))
-                            .nth(1)
-                            .map_or(1, |x| x.index() + 1);
-                        block.diags.push(Diag {
-                            line: rec.line,
-                            col: if rec.kind == CellsKind::Line { col } else { 1 },
-                            message: self.message.clone(),
-                        });
-                    }
-                    MinimizeError::NoSolution => block.stats.unsolvable += 1,
-                    MinimizeError::MultipleSolutions => block.stats.multiple += 1,
-                }
-                let row = [
-                    Field::Int(rec.line),
-                    Field::Text(&puzzle),
-                    Field::Null,
-                    Field::Null,
-                    Field::Text(self.message.as_bytes()),
-                ];
-                enc.write_row(&mut block.out, &row);
+            _ => {
+                block.stats.multiple += 1;
+                self.message.push_str("the puzzle has several solutions");
+                self.row(enc, &mut block.out, rec.line, None);
             }
         }
     }
@@ -197,28 +240,33 @@ impl MinimizeSummary {
 }
 
 /// `minimize` as a [`RecordJob`].
-struct MinimizeJob {
+struct MinimizeJob<F> {
     enc: RowEncoder,
+    shape: Shape,
+    family: std::marker::PhantomData<F>,
 }
 
-impl RecordJob for MinimizeJob {
-    type Worker = MinimizeWorker;
+impl<F: ReadRecord> RecordJob for MinimizeJob<F> {
+    type Worker = MinimizeWorker<F>;
     type Stats = MinimizeStats;
 
-    fn process(&self, w: &mut MinimizeWorker, rec: &Record<'_>, block: &mut Block<MinimizeStats>) {
+    fn process(
+        &self,
+        w: &mut MinimizeWorker<F>,
+        rec: &Record<'_>,
+        block: &mut Block<MinimizeStats>,
+    ) {
         w.process(rec, &self.enc, block);
     }
 
     fn on_panic(&self, rec: &Record<'_>, block: &mut Block<MinimizeStats>) {
         block.stats.records += 1;
         block.stats.invalid += 1;
-        let row = [
-            Field::Int(rec.line),
-            Field::Null,
-            Field::Null,
-            Field::Null,
-            Field::Text(b"internal error while minimizing this record"),
-        ];
+        let mut row = vec![Field::Int(rec.line), Field::Null, Field::Null, Field::Null];
+        if self.shape == Shape::Jigsaw {
+            row.push(Field::Null);
+        }
+        row.push(Field::Text(b"internal error while minimizing this record"));
         self.enc.write_row(&mut block.out, &row);
     }
 
@@ -236,10 +284,19 @@ pub fn run(
     cfg: &MinimizeConfig,
     interrupt: Arc<AtomicBool>,
 ) -> Result<(MinimizeSummary, RunEnd), Error> {
+    dispatch!(cfg.shape, F => run_family::<F>(cfg, interrupt))
+}
+
+fn run_family<F: ReadRecord>(
+    cfg: &MinimizeConfig,
+    interrupt: Arc<AtomicBool>,
+) -> Result<(MinimizeSummary, RunEnd), Error> {
     let source = open_input(&cfg.input)?;
     let start = Instant::now();
-    let job = MinimizeJob {
-        enc: RowEncoder::new(cfg.format, MINIMIZE_COLUMNS.to_vec()),
+    let job = MinimizeJob::<F> {
+        enc: RowEncoder::new(cfg.format, columns(cfg.shape)),
+        shape: cfg.shape,
+        family: std::marker::PhantomData,
     };
     let run = RecordRun {
         input: &cfg.input,
@@ -249,6 +306,7 @@ pub fn run(
         quiet: cfg.quiet,
         max_messages: super::MAX_DIAGS,
         shard: None,
+        block_rows: if cfg.shape == Shape::Jigsaw { 18 } else { 9 },
     };
     let mut header = Vec::new();
     if cfg.header {
@@ -260,7 +318,7 @@ pub fn run(
         source,
         None,
         header,
-        MinimizeWorker::default,
+        || MinimizeWorker::<F>::new(cfg.shape),
         interrupt,
     )?;
     let secs = start.elapsed().as_secs_f64();

@@ -13,8 +13,8 @@ pub mod generate;
 pub mod minimize;
 pub mod progress;
 pub mod records_run;
-pub mod samurai;
 pub mod samurai_generate;
+pub mod shape;
 pub mod solve;
 pub mod summary;
 

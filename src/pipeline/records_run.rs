@@ -79,6 +79,8 @@ pub struct RecordRun<'a> {
     pub max_messages: usize,
     /// `--shard K/N`: only the records that start in the shard's byte range.
     pub shard: Option<Shard>,
+    /// Rows of a grid block: 9, or 18 for Jigsaw (nine rows of region ids follow).
+    pub block_rows: usize,
 }
 
 /// How a record run ended.
@@ -191,6 +193,7 @@ pub(crate) fn resolve_format(setting: InputFormat, start: &[u8]) -> (RecordForma
                     puzzle: 0,
                     solution: None,
                     id: None,
+                    regions: None,
                     delimiter: b',',
                 }),
                 0,
@@ -275,6 +278,7 @@ pub fn run_records<J: RecordJob>(
     let mut writer: Writer<J::Stats> = Writer::spawn(sink, header);
     let progress = Progress::new(!run.quiet, source.total_len(), "puzzles");
     let mut splitter = Splitter::new(format);
+    splitter.set_block_rows(run.block_rows);
     let mut pacer = Pacer::new(engine.threads(), WINDOW);
     let mut stats = J::Stats::default();
     let mut diags = DiagPrinter::new(run.input.display_name(), run.max_messages);

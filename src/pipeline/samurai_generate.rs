@@ -10,18 +10,20 @@
 //! Rows have the columns of classic `generate`; the puzzle and the solution are 405-cell
 //! lines (the form `solve --variant samurai` reads), and the rating columns are those
 //! `solve --variant samurai` writes for the puzzle (the same grader and text, see
-//! [`super::samurai::grade_fields`]).
+//! [`super::solve::rating_fields`]).
 
 use crate::config::GenerateConfig;
 use crate::core::generator::{ErRange, ErScore};
+use crate::core::geometry::{self, S369};
+use crate::core::grader::{Grader, Outcome, Rating};
 use crate::core::samurai::generator::rng_for;
 use crate::core::samurai::solver::below;
-use crate::core::samurai::{SamuraiGenerator, SamuraiGrade, SamuraiGrader, SamuraiSymmetry};
+use crate::core::samurai::{SamuraiGenerator, SamuraiSymmetry};
 use crate::io::{Field, RowEncoder};
 
 use super::engine::Block;
 use super::generate::{Failure, GenerateStats, PuzzleWorker};
-use super::samurai::grade_fields;
+use super::solve::rating_fields;
 
 /// The clue-pattern symmetry of samurai puzzles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,8 +40,8 @@ pub enum SamuraiSymmetryChoice {
 pub struct SamuraiTarget {
     /// The clue-pattern symmetry.
     pub symmetry: SamuraiSymmetryChoice,
-    /// Accept only puzzles whose samurai ER is in this range (needs grading). A `beyond`
-    /// puzzle's ER is a lower bound: it is in a range only when the range is open above.
+    /// Accept only puzzles whose ER is in this range (needs grading). A lower bound (the
+    /// budget ran out) is in a range only when the range is open above.
     pub er: Option<ErRange>,
     /// Candidates to try for one puzzle before the run stops with an error.
     pub max_attempts: u64,
@@ -50,7 +52,7 @@ pub struct SamuraiTarget {
 pub struct SamuraiGenerateWorker {
     target: SamuraiTarget,
     generator: SamuraiGenerator,
-    grader: SamuraiGrader,
+    grader: Grader<S369>,
     puzzle: Vec<u8>,
     solution: Vec<u8>,
 }
@@ -61,18 +63,18 @@ impl SamuraiGenerateWorker {
         SamuraiGenerateWorker {
             target,
             generator: SamuraiGenerator::new(),
-            grader: SamuraiGrader::new(),
+            grader: Grader::new(),
             puzzle: Vec::with_capacity(405),
             solution: Vec::with_capacity(405),
         }
     }
 }
 
-/// The ER of a samurai grade as a target sees it (a lower bound for `beyond`).
-fn er_score(g: &SamuraiGrade) -> ErScore {
+/// The ER of a rating as a target sees it.
+fn er_score(r: &Rating) -> ErScore {
     ErScore {
-        tenths: u16::from(g.er),
-        exact: g.solved,
+        tenths: u16::from(r.er),
+        exact: r.complete,
     }
 }
 
@@ -98,7 +100,17 @@ impl PuzzleWorker for SamuraiGenerateWorker {
         let (made, grade) = loop {
             attempts += 1;
             let made = self.generator.generate_with(&mut rng, symmetry);
-            let grade = cfg.grade.then(|| self.grader.grade(&made.puzzle));
+            let grade = cfg.grade.then(|| {
+                let mut r = Rating::default();
+                self.grader.rate_values(
+                    geometry::samurai(),
+                    made.puzzle.values(),
+                    Some(made.solution.values()),
+                    cfg.grade_budget,
+                    &mut r,
+                );
+                r
+            });
             let (Some(range), Some(g)) = (target.er, &grade) else {
                 break (made, grade);
             };
@@ -131,8 +143,10 @@ impl PuzzleWorker for SamuraiGenerateWorker {
         let mut bufs = [[0u8; 8]; 3];
         let mut rating = [Field::Null; 5];
         if let Some(g) = &grade {
-            stats.grades.add_samurai(g);
-            grade_fields(g, &mut bufs, &mut rating);
+            if g.outcome != Outcome::Invalid {
+                stats.grades.add(g);
+            }
+            rating_fields(g, &mut bufs, &mut rating);
         }
         let [er, ep, ed, level, hardest] = rating;
         enc.write_row(
@@ -168,8 +182,7 @@ fn failure_message(
     }
     m.push_str(&format!(
         ". The target is too narrow for --max-attempts {}: widen --level/--er or raise \
-         --max-attempts (samurai ratings come from singles, intersections, subsets and fish \
-         only)",
+         --max-attempts",
         target.max_attempts
     ));
     m

@@ -1,22 +1,26 @@
-//! `solve`: read records, solve each with a per-worker [`Solver`], write one row per record.
+//! `solve`: read records, solve each with a per-worker solver, grade the unique ones, write
+//! one row per record. Written once for every shape: the worker is generic over the
+//! [`Family`] (81-cell shapes or Samurai) and holds the shape's geometry.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::config::SolveConfig;
+use crate::core::family::{Family, Solved};
+use crate::core::geometry::{Geometry, Shape};
 use crate::core::grader::{Grader, Outcome, Rating};
-use crate::core::{Cell, Grid, SolveOutcome, Solver};
 use crate::error::Error;
-use crate::io::records::{CellsKind, Record};
+use crate::io::records::Record;
 use crate::io::{Field, RowEncoder, Sink, Source};
 
 use super::RunEnd;
 use super::engine::{Block, Diag};
 use super::records_run::{RecordJob, RecordRun, open_input, output_name, run_records};
+use super::shape::{Invalid, ReadRecord, dispatch};
 use super::summary::{Problem, SolveStats, SolveSummary};
 
-/// The output columns of `solve`, in order.
+/// The output columns of `solve`, in order (Jigsaw adds `regions` after `puzzle`).
 pub const SOLVE_COLUMNS: &[&str] = &[
     "line",
     "id",
@@ -34,105 +38,83 @@ pub const SOLVE_COLUMNS: &[&str] = &[
     "tail",
 ];
 
-/// Columns in a row without `check`.
+/// The columns of `solve` for `shape`, with `check` when asked.
+pub fn columns(shape: Shape, check: bool) -> Vec<&'static str> {
+    let mut c = SOLVE_COLUMNS.to_vec();
+    if shape == Shape::Jigsaw {
+        c.insert(PUZZLE + 1, "regions");
+    }
+    if check {
+        c.push("check");
+    }
+    c
+}
+
+/// Columns in a row without `regions` and `check`.
 const NCOLS: usize = 14;
+/// Index of the `puzzle` column.
+const PUZZLE: usize = 2;
 /// Index of the `error` column.
 pub(super) const ERROR: usize = 12;
 /// Index of the `tail` column.
 pub(super) const TAIL: usize = 13;
 
-/// Per-worker scratch for `solve`.
-#[derive(Debug, Default)]
-pub struct SolveWorker {
-    solver: Solver,
-    outcome: SolveOutcome,
-    message: String,
-    grader: Grader,
+/// Per-worker scratch for `solve`: the shape's geometry (rebuilt per record for Jigsaw),
+/// the solver, the grader and reused buffers.
+#[derive(Debug)]
+pub struct SolveWorker<F: ReadRecord> {
+    geo: Geometry<F>,
+    solver: F::Solver,
+    solved: Solved<F>,
+    grader: Grader<F>,
     rating: Rating,
-    samurai: super::samurai::SamuraiWorker,
+    message: String,
+    puzzle: Vec<u8>,
+    solution: Vec<u8>,
+    regions: Vec<u8>,
 }
 
-/// What went wrong with a record, located.
-pub(crate) struct Invalid {
-    pub(crate) line: u64,
-    pub(crate) col: usize,
-}
-
-/// Reads the cells of a record. On failure, writes the reason into `msg` and returns where.
-pub(crate) fn parse_record(rec: &Record<'_>, msg: &mut String) -> Result<(Grid, usize), Invalid> {
-    use std::fmt::Write;
-    if let Some((line, col, why)) = rec.fault {
-        msg.push_str(why);
-        return Err(Invalid { line, col });
-    }
-    match rec.kind {
-        CellsKind::Line => {
-            let lead = rec
-                .text
-                .iter()
-                .take_while(|&&b| b == b' ' || b == b'\t')
-                .count();
-            match Grid::parse_line(&rec.text[lead..]) {
-                Ok((g, tail)) => Ok((g, lead + tail)),
-                Err(e) => {
-                    let _ = write!(msg, "{e}");
-                    Err(Invalid {
-                        line: rec.line,
-                        col: lead + e.col,
-                    })
-                }
-            }
+impl<F: ReadRecord> SolveWorker<F> {
+    /// A worker for `shape` (a shape of family `F`).
+    pub fn new(shape: Shape) -> SolveWorker<F> {
+        SolveWorker {
+            geo: F::geometry(shape),
+            solver: F::Solver::default(),
+            solved: Solved::default(),
+            grader: Grader::new(),
+            rating: Rating::default(),
+            message: String::new(),
+            puzzle: Vec::with_capacity(405),
+            solution: Vec::with_capacity(405),
+            regions: Vec::with_capacity(81),
         }
-        CellsKind::Field => {
-            let t = rec.text.trim_ascii();
-            match Grid::parse_line(t) {
-                Ok((g, end)) if end == t.len() => Ok((g, rec.text.len())),
-                Ok(_) => {
-                    msg.push_str("more than 81 cells in the puzzle field");
-                    Err(Invalid {
-                        line: rec.line,
-                        col: 82,
-                    })
-                }
-                Err(e) => {
-                    let _ = write!(msg, "{e}");
-                    Err(Invalid {
-                        line: rec.line,
-                        col: e.col,
-                    })
-                }
-            }
-        }
-        CellsKind::Samurai(_) => {
-            msg.push_str("a samurai record is not a classic puzzle");
-            Err(Invalid {
-                line: rec.line,
-                col: 1,
-            })
-        }
-        CellsKind::Block => match Grid::parse_cells(rec.text) {
-            Ok(g) => Ok((g, rec.text.len())),
-            Err(e) => {
-                let _ = write!(msg, "{e}");
-                // Turn the byte offset into a line and column within the block.
-                let off = (e.col - 1).min(rec.text.len());
-                let before = &rec.text[..off];
-                let nl = before.iter().filter(|&&b| b == b'\n').count() as u64;
-                let col = off
-                    - before
-                        .iter()
-                        .rposition(|&b| b == b'\n')
-                        .map_or(0, |p| p + 1);
-                Err(Invalid {
-                    line: rec.line + nl,
-                    col: col + 1,
-                })
-            }
-        },
     }
 }
 
-impl SolveWorker {
+/// Fills the five rating columns `er`, `ep`, `ed`, `level`, `hardest` of a rating (text in
+/// `bufs`): `>=` marks a lower bound; nothing for an invalid grading. `solve` and
+/// `generate` both write them with this, so their text agrees.
+pub fn rating_fields<'a>(r: &Rating, bufs: &'a mut [[u8; 8]; 3], fields: &mut [Field<'a>]) {
+    for f in fields.iter_mut() {
+        *f = Field::Null;
+    }
+    if r.outcome == Outcome::Invalid {
+        return;
+    }
+    let [er_b, ep_b, ed_b] = bufs;
+    let n = r.er_shown().write_to(er_b);
+    fields[0] = Field::Raw(&er_b[..n]);
+    let n = r.ep_shown().write_to(ep_b);
+    fields[1] = Field::Raw(&ep_b[..n]);
+    let n = r.ed_shown().write_to(ed_b);
+    fields[2] = Field::Raw(&ed_b[..n]);
+    fields[3] = Field::Text(r.level().as_bytes());
+    if r.complete && r.steps > 0 {
+        fields[4] = Field::Text(r.hardest.name().as_bytes());
+    }
+}
+
+impl<F: ReadRecord> SolveWorker<F> {
     /// Solves one record and appends its row.
     pub fn process(
         &mut self,
@@ -141,76 +123,48 @@ impl SolveWorker {
         enc: &RowEncoder,
         block: &mut Block<SolveStats>,
     ) {
-        use std::fmt::Write;
         if cfg.strict && block.stats.first_problem.is_some() {
             // Strict mode stops at the first problem: the rest of the block is not processed.
             return;
         }
-        if let CellsKind::Samurai(form) = rec.kind {
-            self.samurai.process(rec, form, cfg, enc, block);
-            return;
-        }
-        let stats = &mut block.stats;
-        stats.records += 1;
+        let jigsaw = self.geo.shape() == Shape::Jigsaw;
+        block.stats.records += 1;
         self.message.clear();
-        let mut line_buf = [0u8; 81];
-        let mut solution_buf = [0u8; 81];
-        let parsed = parse_record(rec, &mut self.message);
-        let (grid, tail) = match parsed {
+        self.regions.clear();
+        let (grid, tail) = match F::read(rec, &mut self.geo, &mut self.regions, &mut self.message) {
             Ok(x) => x,
             Err(at) => {
-                stats.invalid += 1;
-                block.diags.push(Diag {
-                    line: at.line,
-                    col: at.col,
-                    message: self.message.clone(),
-                });
-                let mut fields = base_fields(rec, b"", b"invalid", Field::Null, b"", Field::Null);
-                fields[ERROR] = Field::Text(self.message.as_bytes());
-                self.write(enc, cfg, &mut block.out, &fields, Field::Null);
-                if cfg.strict {
-                    note_problem(block, at.line, at.col, &self.message);
-                }
+                self.puzzle.clear();
+                self.invalid(rec, at, b"", cfg, enc, block);
                 return;
             }
         };
-        let tail_bytes: &[u8] = if rec.kind == CellsKind::Line {
-            &rec.text[tail.min(rec.text.len())..]
-        } else {
-            rec.tail
-        };
-        line_buf.copy_from_slice(&grid.to_line_bytes());
-        // Givens that break a rule leave no solution; the (rarer) check of which rule they
-        // break runs only then, off the hot path.
-        self.solver.solve_into(&grid, cfg.limit, &mut self.outcome);
-        let o = self.outcome;
-        if o.count == 0
-            && let Err(conflict) = grid.check_givens()
+        self.puzzle.clear();
+        F::write_line(&grid, &mut self.puzzle);
+        if F::CHECKS_GIVENS
+            && let Some(at) = F::conflict(rec, &self.geo, &grid, &mut self.message)
         {
-            stats.invalid += 1;
-            let _ = write!(self.message, "{conflict}");
-            // Point at the second occurrence of the digit in the house.
-            let col = conflict
-                .house
-                .cells()
-                .iter()
-                .filter(|&&c| grid.digit(c) == Some(conflict.digit))
-                .nth(1)
-                .map_or(1, |c: &Cell| c.index() + 1);
-            block.diags.push(Diag {
-                line: rec.line,
-                col: if rec.kind == CellsKind::Line { col } else { 1 },
-                message: self.message.clone(),
-            });
-            let mut fields = base_fields(rec, &line_buf, b"invalid", Field::Null, b"", Field::Null);
-            fields[ERROR] = Field::Text(self.message.as_bytes());
-            fields[TAIL] = Field::Text(tail_bytes);
-            self.write(enc, cfg, &mut block.out, &fields, Field::Null);
-            if cfg.strict {
-                note_problem(block, rec.line, 1, &self.message);
-            }
+            self.invalid(rec, at, tail, cfg, enc, block);
             return;
         }
+        F::solve(
+            &mut self.solver,
+            &self.geo,
+            &grid,
+            cfg.limit,
+            &mut self.solved,
+        );
+        let o = self.solved;
+        // Givens that break a rule leave no solution; the (rarer) check of which rule they
+        // break runs only then, off the hot path.
+        if o.count == 0
+            && !F::CHECKS_GIVENS
+            && let Some(at) = F::conflict(rec, &self.geo, &grid, &mut self.message)
+        {
+            self.invalid(rec, at, tail, cfg, enc, block);
+            return;
+        }
+        let stats = &mut block.stats;
         stats.guesses += o.guesses;
         let status: &[u8] = match o.count {
             0 => {
@@ -226,48 +180,41 @@ impl SolveWorker {
                 b"multiple"
             }
         };
-        let sol: &[u8] = if o.count > 0 {
-            solution_buf.copy_from_slice(&o.solution.to_line_bytes());
-            &solution_buf
-        } else {
-            b""
-        };
+        self.solution.clear();
+        if o.count > 0 {
+            F::write_line(&o.solution, &mut self.solution);
+        }
         let check = if cfg.check {
-            check_field(rec.expected, o.count, &o.solution, stats)
+            check_field::<F>(rec.expected, o.count, &o.solution, stats)
         } else {
             Field::Null
         };
         let mut fields = base_fields(
             rec,
-            &line_buf,
+            &self.puzzle,
             status,
             Field::Int(u64::from(o.count)),
-            sol,
+            &self.solution,
             Field::Int(o.guesses),
         );
-        fields[TAIL] = Field::Text(tail_bytes);
+        fields[TAIL] = Field::Text(tail);
         // Grade unique puzzles: er, ep, ed as `3.2` (or `>=9.5` for a lower bound).
         let mut shown = [[0u8; 8]; 3];
         if cfg.grade && o.count == 1 {
-            self.grader
-                .rate(&grid, Some(&o.solution), cfg.grade_budget, &mut self.rating);
-            let r = &self.rating;
-            if r.outcome != Outcome::Invalid {
-                stats.grades.add(r);
-                let [er_b, ep_b, ed_b] = &mut shown;
-                let n = r.er_shown().write_to(er_b);
-                fields[7] = Field::Raw(&er_b[..n]);
-                let n = r.ep_shown().write_to(ep_b);
-                fields[8] = Field::Raw(&ep_b[..n]);
-                let n = r.ed_shown().write_to(ed_b);
-                fields[9] = Field::Raw(&ed_b[..n]);
-                fields[10] = Field::Text(r.level().as_bytes());
-                if r.complete && r.steps > 0 {
-                    fields[11] = Field::Text(r.hardest.name().as_bytes());
-                }
+            self.grader.rate_values(
+                &self.geo,
+                F::values(&grid),
+                Some(F::values(&o.solution)),
+                cfg.grade_budget,
+                &mut self.rating,
+            );
+            if self.rating.outcome != Outcome::Invalid {
+                stats.grades.add(&self.rating);
             }
+            rating_fields(&self.rating, &mut shown, &mut fields[7..12]);
         }
-        self.write(enc, cfg, &mut block.out, &fields, check);
+        let regions = jigsaw.then_some(self.regions.as_slice());
+        write(enc, cfg, &mut block.out, &fields, regions, check);
         if cfg.strict && o.count != 1 {
             let why = if o.count == 0 {
                 "puzzle has no solution"
@@ -278,23 +225,71 @@ impl SolveWorker {
         }
     }
 
-    fn write(
-        &self,
-        enc: &RowEncoder,
+    /// Writes the row of an invalid record (with its puzzle and tail when they could be
+    /// read) and its message.
+    fn invalid(
+        &mut self,
+        rec: &Record<'_>,
+        at: Invalid,
+        tail: &[u8],
         cfg: &SolveConfig,
-        out: &mut Vec<u8>,
-        fields: &[Field<'_>; NCOLS],
-        check: Field<'_>,
+        enc: &RowEncoder,
+        block: &mut Block<SolveStats>,
     ) {
-        if cfg.check {
-            let mut all = [Field::Null; NCOLS + 1];
-            all[..NCOLS].copy_from_slice(fields);
-            all[NCOLS] = check;
-            enc.write_row(out, &all);
-        } else {
-            enc.write_row(out, fields);
+        block.stats.invalid += 1;
+        block.diags.push(Diag {
+            line: at.line,
+            col: at.col,
+            message: self.message.clone(),
+        });
+        let mut fields = base_fields(rec, &self.puzzle, b"invalid", Field::Null, b"", Field::Null);
+        fields[ERROR] = Field::Text(self.message.as_bytes());
+        if !tail.is_empty() {
+            fields[TAIL] = Field::Text(tail);
+        }
+        let regions = (self.geo.shape() == Shape::Jigsaw).then_some(self.regions.as_slice());
+        write(enc, cfg, &mut block.out, &fields, regions, Field::Null);
+        if cfg.strict {
+            note_problem(block, at.line, at.col, &self.message);
         }
     }
+}
+
+/// Writes a row: the standard fields, with `regions` after `puzzle` (Jigsaw) and `check`
+/// at the end (with `--check`).
+fn write(
+    enc: &RowEncoder,
+    cfg: &SolveConfig,
+    out: &mut Vec<u8>,
+    fields: &[Field<'_>; NCOLS],
+    regions: Option<&[u8]>,
+    check: Field<'_>,
+) {
+    if regions.is_none() && !cfg.check {
+        enc.write_row(out, fields);
+        return;
+    }
+    let mut all = [Field::Null; NCOLS + 2];
+    let mut n = 0;
+    for (i, f) in fields.iter().enumerate() {
+        all[n] = *f;
+        n += 1;
+        if i == PUZZLE
+            && let Some(r) = regions
+        {
+            all[n] = if r.is_empty() {
+                Field::Null
+            } else {
+                Field::Plain(r)
+            };
+            n += 1;
+        }
+    }
+    if cfg.check {
+        all[n] = check;
+        n += 1;
+    }
+    enc.write_row(out, &all[..n]);
 }
 
 /// Records the block's first problem (strict mode), with where its row ends.
@@ -350,20 +345,24 @@ pub(super) fn base_fields<'a>(
     ]
 }
 
-/// The `check` column: compare our solution with the input's solution column.
-fn check_field(
+/// The `check` column: compare our solution with the input's solution column (a line of
+/// the shape's cells, all filled).
+fn check_field<F: Family>(
     expected: &[u8],
     count: u32,
-    solution: &Grid,
+    solution: &F::Grid,
     stats: &mut SolveStats,
 ) -> Field<'static> {
     let expected = expected.trim_ascii();
     if expected.is_empty() || count == 0 {
         return Field::Null;
     }
-    match Grid::parse_line(expected) {
-        Ok((g, end)) if end == expected.len() && g.is_full() => {
-            if g == *solution && count == 1 {
+    let mut ours = Vec::with_capacity(405);
+    F::write_line(solution, &mut ours);
+    let full = expected.len() == ours.len() && expected.iter().all(|b| (b'1'..=b'9').contains(b));
+    match full {
+        true => {
+            if expected == ours.as_slice() && count == 1 {
                 stats.check_ok += 1;
                 Field::Text(b"ok")
             } else {
@@ -371,7 +370,7 @@ fn check_field(
                 Field::Text(b"mismatch")
             }
         }
-        _ => {
+        false => {
             stats.check_mismatch += 1;
             Field::Text(b"invalid-solution")
         }
@@ -385,16 +384,17 @@ pub fn run(cfg: &SolveConfig, interrupt: Arc<AtomicBool>) -> Result<(SolveSummar
 }
 
 /// `solve` as a [`RecordJob`]: the settings and the row encoder.
-struct SolveJob<'a> {
+struct SolveJob<'a, F> {
     cfg: &'a SolveConfig,
     enc: RowEncoder,
+    family: std::marker::PhantomData<F>,
 }
 
-impl RecordJob for SolveJob<'_> {
-    type Worker = SolveWorker;
+impl<F: ReadRecord> RecordJob for SolveJob<'_, F> {
+    type Worker = SolveWorker<F>;
     type Stats = SolveStats;
 
-    fn process(&self, w: &mut SolveWorker, rec: &Record<'_>, block: &mut Block<SolveStats>) {
+    fn process(&self, w: &mut SolveWorker<F>, rec: &Record<'_>, block: &mut Block<SolveStats>) {
         w.process(rec, self.cfg, &self.enc, block);
     }
 
@@ -404,13 +404,15 @@ impl RecordJob for SolveJob<'_> {
         let msg = b"internal error while solving this record";
         let mut f = base_fields(rec, b"", b"invalid", Field::Null, b"", Field::Null);
         f[ERROR] = Field::Text(msg);
-        if self.cfg.check {
-            let mut all = [Field::Null; NCOLS + 1];
-            all[..NCOLS].copy_from_slice(&f);
-            self.enc.write_row(&mut block.out, &all);
-        } else {
-            self.enc.write_row(&mut block.out, &f);
-        }
+        let regions = (self.cfg.shape == Shape::Jigsaw).then_some(&b""[..]);
+        write(
+            &self.enc,
+            self.cfg,
+            &mut block.out,
+            &f,
+            regions,
+            Field::Null,
+        );
     }
 
     fn merge(total: &mut SolveStats, block: &SolveStats) {
@@ -434,14 +436,20 @@ pub fn run_with(
     sink: Option<Sink>,
     interrupt: Arc<AtomicBool>,
 ) -> Result<(SolveSummary, RunEnd), Error> {
+    dispatch!(cfg.shape, F => run_family::<F>(cfg, source, sink, interrupt))
+}
+
+fn run_family<F: ReadRecord>(
+    cfg: &SolveConfig,
+    source: Source,
+    sink: Option<Sink>,
+    interrupt: Arc<AtomicBool>,
+) -> Result<(SolveSummary, RunEnd), Error> {
     let start = Instant::now();
-    let mut columns = SOLVE_COLUMNS.to_vec();
-    if cfg.check {
-        columns.push("check");
-    }
-    let job = SolveJob {
+    let job = SolveJob::<F> {
         cfg,
-        enc: RowEncoder::new(cfg.format, columns),
+        enc: RowEncoder::new(cfg.format, columns(cfg.shape, cfg.check)),
+        family: std::marker::PhantomData,
     };
     let run = RecordRun {
         input: &cfg.input,
@@ -451,6 +459,7 @@ pub fn run_with(
         quiet: cfg.quiet,
         max_messages: cfg.max_messages,
         shard: cfg.shard,
+        block_rows: if cfg.shape == Shape::Jigsaw { 18 } else { 9 },
     };
     let mut header = Vec::new();
     if cfg.header {
@@ -462,7 +471,7 @@ pub fn run_with(
         source,
         sink,
         header,
-        SolveWorker::default,
+        || SolveWorker::<F>::new(cfg.shape),
         interrupt,
     )?;
     // Only a completed run is not marked interrupted (a closed pipe counts as one).

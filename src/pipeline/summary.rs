@@ -6,7 +6,6 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use crate::core::grader::{Rating, level_name};
 use crate::core::logic::Technique;
-use crate::core::samurai::SamuraiGrade;
 
 /// Counts for a `solve` run; blocks keep their own and are merged in order.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -95,17 +94,6 @@ impl GradeStats {
             // A full grid: nothing to count.
         } else if let Some(i) = Technique::ALL.iter().position(|&t| t == r.hardest) {
             self.hardest[i] += 1;
-        }
-    }
-
-    /// Counts one samurai grade: its level, or a lower bound when the techniques did not
-    /// finish (`beyond`). Samurai techniques are not in the classic hardest-technique table.
-    pub fn add_samurai(&mut self, g: &SamuraiGrade) {
-        self.graded += 1;
-        if !g.solved {
-            self.lower_bounds += 1;
-        } else if let Some(i) = LEVELS.iter().position(|&l| l == g.level()) {
-            self.levels[i] += 1;
         }
     }
 

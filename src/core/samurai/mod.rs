@@ -43,12 +43,10 @@ use super::index::{Cell, Digit, HouseKind};
 
 pub mod format;
 pub mod generator;
-pub mod logic;
 pub mod solver;
 
 pub use format::{SamuraiForm, SamuraiParseError, SamuraiParseErrorKind};
 pub use generator::{GeneratedSamurai, SamuraiGenerator, SamuraiSymmetry};
-pub use logic::{SamuraiGrade, SamuraiGrader, SamuraiStep, SamuraiTechnique};
 pub use solver::{SamuraiOutcome, SamuraiSolver};
 
 /// Side of the 21x21 layout.

@@ -18,6 +18,9 @@
 
 mod kernel;
 mod portable;
+mod shape;
+
+pub use shape::ShapeSolver;
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
