@@ -1,5 +1,5 @@
 //! `minimize`: read records as `solve` does, and for every uniquely solvable puzzle write a
-//! minimal puzzle whose clues are a subset of its clues ([`Family::minimize`]); one row
+//! minimal puzzle whose clues are a subset of its clues ([`crate::core::family::Family::minimize`]); one row
 //! per record, in input order. Every shape: the worker is generic over the family.
 //!
 //! Columns: `line`, `puzzle` (normalized input; Jigsaw then `regions`), `minimal`, `clues`

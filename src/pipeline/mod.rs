@@ -1,8 +1,8 @@
 //! The pipeline: wires input sources, record splitting, rayon workers and the ordered writer
 //! together for each subcommand. [`engine`] is the machinery (ordered windows of blocks,
 //! the writer thread, window pacing); [`records_run`] is the run loop of the commands that
-//! read records, which [`solve`] (with [`samurai`] for `--variant samurai`) and [`minimize`]
-//! plug into; [`generate`] runs over puzzle indices instead, with [`samurai_generate`] for
+//! read records, which [`solve`] and [`minimize`] plug into (generic over the shape family,
+//! [`shape`] reads the records of each shape); [`generate`] runs over puzzle indices instead, with [`samurai_generate`] for
 //! samurai; [`bench`](mod@bench) and [`explain`] work in-process on a few puzzles; [`summary`] and
 //! [`progress`] report.
 

@@ -2,8 +2,9 @@
 //!
 //! This module holds the geometry (cell numbering, the five grids' houses, the mapping between
 //! the 405-cell five-grid form and the 369 distinct cells) and the [`SamuraiGrid`] value type.
-//! Parsing lives in [`mod@format`], the exact solver in [`solver`], the human techniques and the
-//! grader in [`logic`], the puzzle generator in [`generator`].
+//! Parsing lives in [`mod@format`], the exact solver in [`solver`], the puzzle generator in
+//! [`generator`]. The human techniques and the grader are the generic engine's
+//! ([`crate::core::logic`], [`crate::core::grader`]) over the Samurai geometry.
 //!
 //! The five grids sit in a 21x21 layout; each corner grid shares one box with the centre grid:
 //!
