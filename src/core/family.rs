@@ -149,7 +149,8 @@ impl Family for S81 {
     }
 
     fn set_layout(geo: &mut Geometry<S81>, regions: &[u8; 81]) {
-        if geo.shape() == Shape::Jigsaw {
+        // Consecutive puzzles often share a layout: rebuild only when it changes.
+        if geo.shape() == Shape::Jigsaw && geo.regions() != *regions {
             // A bad layout leaves the geometry as it was; layouts here were checked.
             let _ = geo.set_regions(regions);
         }

@@ -218,8 +218,9 @@ impl ReadRecord for S81 {
     ) -> Result<(Grid, &'a [u8]), Invalid> {
         let (grid, tail) = if geo.shape() == Shape::Jigsaw {
             let (g, r, tail) = read_jigsaw(rec, msg)?;
-            // The layout was checked as it was read.
-            let _ = geo.set_regions(&r);
+            // The layout was checked as it was read (the geometry is rebuilt only when
+            // the layout changes).
+            S81::set_layout(geo, &r);
             regions.clear();
             jigsaw::write_regions(&r, regions);
             (g, tail)

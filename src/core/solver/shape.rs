@@ -1,36 +1,117 @@
-//! An exact solver for any 81-cell geometry (X, Windoku, Jigsaw, or the classic grid): a
-//! plain depth-first search with naked and hidden singles over the geometry's houses.
+//! An exact solver for any 81-cell geometry (X, Windoku, Jigsaw, or the classic grid
+//! through its generic description): a depth-first search over digit planes.
 //!
-//! This is the simple first version; the classic grid has its own, much faster
-//! [`super::Solver`].
+//! The state is one 81-bit plane per digit (the cells where the digit can still go, a placed
+//! cell staying in its own digit's plane) and the set of placed cells. Propagation works on
+//! whole planes at a time, over whatever houses the geometry has:
+//!
+//! - naked singles: cells in exactly one plane, found with two bit-sliced counters;
+//! - hidden singles: a house whose digit has one cell left, checked only for the houses
+//!   that do not hold that digit yet;
+//! - locked candidates, for every pair of houses that meet in two or more cells (box and
+//!   line, region and line, diagonal and box, window and line...): when a digit's cells in
+//!   one house all lie in another, it leaves the rest of the other (the houses common to
+//!   the cells are the AND of their house masks). This runs only when singles are
+//!   exhausted, before a guess.
+//!
+//! The search branches on a cell with the fewest candidates (a bivalue cell when there is
+//! one), counting one guess per decision as [`SolveOutcome::guesses`] describes. Nothing is
+//! allocated per puzzle: the stack and the per-geometry tables are kept and reused (the
+//! tables are rebuilt only when the geometry's houses change, as between Jigsaw layouts).
+//! The classic grid has its own, much faster [`super::Solver`].
 
 use crate::core::geometry::{Geometry, S81};
 use crate::core::grid::Grid;
-use crate::core::index::{Cell, Digit};
 
 use super::SolveOutcome;
 
-/// Search state: the candidate cells of each digit and the values placed.
+const ALL: u128 = (1u128 << 81) - 1;
+/// At most this many houses (classic 27, X 29, Windoku 31, Jigsaw 27).
+const MAX_HOUSES: usize = 32;
+
+/// Search state: the candidate cells of each digit, the placed cells, and per digit the
+/// houses that do not hold it yet.
 #[derive(Clone, Copy, Debug)]
 struct State {
     planes: [u128; 9],
-    values: [u8; 81],
-    open: u128,
+    placed: u128,
+    open: [u32; 9],
+}
+
+/// The geometry's tables, kept between puzzles.
+#[derive(Clone, Debug)]
+struct Tables {
+    houses: [u128; MAX_HOUSES],
+    n_houses: usize,
+    /// The houses of each cell, as a bit mask over house ids.
+    cell_houses: [u32; 81],
+    /// The peers of each cell.
+    peers: [u128; 81],
+}
+
+impl Default for Tables {
+    fn default() -> Tables {
+        Tables {
+            houses: [0; MAX_HOUSES],
+            n_houses: 0,
+            cell_houses: [0; 81],
+            peers: [0; 81],
+        }
+    }
+}
+
+impl Tables {
+    /// Whether these tables describe `g`.
+    fn matches(&self, g: &Geometry<S81>) -> bool {
+        let hs = g.houses();
+        hs.len() == self.n_houses
+            && hs
+                .iter()
+                .zip(&self.houses)
+                .all(|(h, &mask)| h.set.bits() == mask)
+    }
+
+    fn build(&mut self, g: &Geometry<S81>) {
+        let hs = g.houses();
+        debug_assert!(hs.len() <= MAX_HOUSES);
+        self.n_houses = hs.len().min(MAX_HOUSES);
+        self.houses = [0; MAX_HOUSES];
+        self.cell_houses = [0; 81];
+        for (id, h) in hs.iter().take(MAX_HOUSES).enumerate() {
+            let mask = h.set.bits();
+            self.houses[id] = mask;
+            let mut m = mask;
+            while m != 0 {
+                let c = m.trailing_zeros() as usize;
+                m &= m - 1;
+                self.cell_houses[c] |= 1 << id;
+            }
+        }
+        for c in 0..81 {
+            let mut p = 0;
+            let mut hm = self.cell_houses[c];
+            while hm != 0 {
+                p |= self.houses[hm.trailing_zeros() as usize];
+                hm &= hm - 1;
+            }
+            self.peers[c] = p & !(1u128 << c);
+        }
+    }
 }
 
 /// An exact solver for 81-cell geometries; keep one per worker.
 #[derive(Clone, Debug, Default)]
 pub struct ShapeSolver {
-    stack: Vec<(State, Cell, u16)>,
+    stack: Vec<(State, u8, u16)>,
+    tables: Tables,
 }
-
-const ALL: u128 = (1u128 << 81) - 1;
 
 impl ShapeSolver {
     /// A solver.
     pub fn new() -> ShapeSolver {
         ShapeSolver {
             stack: Vec::with_capacity(128),
+            tables: Tables::default(),
         }
     }
 
@@ -44,137 +125,221 @@ impl ShapeSolver {
         out: &mut SolveOutcome,
     ) {
         *out = SolveOutcome::default();
+        if !self.tables.matches(g) {
+            self.tables.build(g);
+        }
+        let t = &self.tables;
+        let all_houses = if t.n_houses == 32 {
+            u32::MAX
+        } else {
+            (1u32 << t.n_houses) - 1
+        };
         let mut s = State {
             planes: [ALL; 9],
-            values: [0; 81],
-            open: ALL,
+            placed: 0,
+            open: [all_houses; 9],
         };
-        for c in Cell::all() {
-            if let Some(d) = puzzle.digit(c) {
-                if s.planes[d.index()] & (1u128 << c.index()) == 0 {
+        for (c, &v) in puzzle.values().iter().enumerate() {
+            if v != 0 {
+                let d = usize::from(v - 1);
+                if s.planes[d] >> c & 1 == 0 {
                     return;
                 }
-                place(g, &mut s, c, d);
+                place(t, &mut s, c, d);
             }
         }
         self.stack.clear();
+        let limit = limit.max(1);
         let mut cur = s;
         loop {
-            match propagate(g, &mut cur) {
-                None => {}
-                Some(true) => {
+            match propagate(t, &mut cur) {
+                Verdict::Contradiction => {}
+                Verdict::Solved => {
                     if out.count == 0 {
-                        out.solution = Grid::from_values(cur.values).unwrap_or_default();
+                        out.solution = solution_of(&cur);
                     }
                     out.count += 1;
-                    if out.count >= limit.max(1) {
+                    if out.count >= limit {
                         return;
                     }
                 }
-                Some(false) => {
-                    // Branch on the open cell with the fewest candidates.
-                    let mut best = (10u32, Cell::new(0), 0u16);
-                    let mut open = cur.open;
-                    while open != 0 {
-                        let i = open.trailing_zeros() as usize;
-                        open &= open - 1;
-                        let mut m = 0u16;
-                        for d in 0..9 {
-                            if cur.planes[d] >> i & 1 != 0 {
-                                m |= 1 << d;
-                            }
-                        }
-                        let n = m.count_ones();
-                        if n < best.0 {
-                            best = (n, Cell::new(i as u8), m);
-                        }
-                    }
-                    let (_, c, m) = best;
+                Verdict::Open => {
+                    let (c, m) = branch_cell(&cur);
                     let d = m.trailing_zeros() as usize;
                     let rest = m & (m - 1);
                     if rest != 0 {
                         out.guesses += 1;
-                        self.stack.push((cur, c, rest));
+                        self.stack.push((cur, c as u8, rest));
                     }
-                    place(g, &mut cur, c, Digit::from_index(d));
+                    place(t, &mut cur, c, d);
                     continue;
                 }
             }
-            // Backtrack.
-            let Some((st, c, m)) = self.stack.pop() else {
+            // Backtrack: the next digit of the latest branch.
+            let Some(top) = self.stack.last_mut() else {
                 return;
             };
-            cur = st;
+            let (st, c, m) = *top;
             let d = m.trailing_zeros() as usize;
             let rest = m & (m - 1);
             if rest != 0 {
                 out.guesses += 1;
-                self.stack.push((st, c, rest));
+                top.2 = rest;
+            } else {
+                self.stack.pop();
             }
-            place(g, &mut cur, c, Digit::from_index(d));
+            cur = st;
+            place(t, &mut cur, usize::from(c), d);
         }
     }
 }
 
-fn place(g: &Geometry<S81>, s: &mut State, c: Cell, d: Digit) {
-    let bit = 1u128 << c.index();
-    s.values[c.index()] = d.get();
-    s.open &= !bit;
+enum Verdict {
+    Contradiction,
+    Solved,
+    Open,
+}
+
+#[inline]
+fn place(t: &Tables, s: &mut State, c: usize, d: usize) {
+    let bit = 1u128 << c;
     for p in s.planes.iter_mut() {
         *p &= !bit;
     }
-    s.planes[d.index()] &= !g.peers(c).bits();
+    s.planes[d] = (s.planes[d] & !t.peers[c]) | bit;
+    s.placed |= bit;
+    s.open[d] &= !t.cell_houses[c];
 }
 
-/// Singles until none is left: `None` on a contradiction, `Some(true)` when solved,
-/// `Some(false)` when a branch is needed.
-fn propagate(g: &Geometry<S81>, s: &mut State) -> Option<bool> {
+fn solution_of(s: &State) -> Grid {
+    let mut values = [0u8; 81];
+    for (d, &p) in s.planes.iter().enumerate() {
+        let mut m = p;
+        while m != 0 {
+            values[m.trailing_zeros() as usize] = d as u8 + 1;
+            m &= m - 1;
+        }
+    }
+    Grid::from_values(values).unwrap_or_default()
+}
+
+/// Singles until none is left, then one round of locked candidates (and singles again if
+/// it eliminated anything).
+fn propagate(t: &Tables, s: &mut State) -> Verdict {
     loop {
-        if s.open == 0 {
-            return Some(true);
+        // Naked singles, and cells without candidates.
+        let unplaced = ALL & !s.placed;
+        if unplaced == 0 {
+            return Verdict::Solved;
         }
-        let mut any = 0u128;
-        for p in &s.planes {
-            any |= p;
-        }
-        if s.open & !any != 0 {
-            return None;
-        }
-        let mut progress = false;
-        // Naked singles.
         let (mut one, mut two) = (0u128, 0u128);
-        for p in &s.planes {
+        for &p in &s.planes {
             two |= one & p;
             one |= p;
         }
-        let singles = one & !two & s.open;
+        if unplaced & !one != 0 {
+            return Verdict::Contradiction;
+        }
+        let singles = unplaced & one & !two;
         if singles != 0 {
-            let i = singles.trailing_zeros() as usize;
-            let d = (0..9).find(|&d| s.planes[d] >> i & 1 != 0)?;
-            place(g, s, Cell::new(i as u8), Digit::from_index(d));
+            for d in 0..9 {
+                let mut m = singles & s.planes[d];
+                while m != 0 {
+                    let c = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    if s.planes[d] >> c & 1 == 0 {
+                        // An earlier single of this batch took it: a contradiction.
+                        return Verdict::Contradiction;
+                    }
+                    place(t, s, c, d);
+                }
+            }
             continue;
         }
-        // Hidden singles.
-        for h in g.houses() {
-            let hs = h.set.bits();
-            for d in 0..9 {
-                let p = s.planes[d] & hs;
-                let placed = h.cells.iter().any(|c| s.values[c.index()] == d as u8 + 1);
-                if placed {
-                    continue;
+        // Hidden singles in the houses that still miss the digit.
+        let mut progress = false;
+        for d in 0..9 {
+            let mut open = s.open[d];
+            while open != 0 {
+                let h = open.trailing_zeros() as usize;
+                open &= open - 1;
+                let x = s.planes[d] & t.houses[h];
+                if x == 0 {
+                    return Verdict::Contradiction;
                 }
-                if p == 0 {
-                    return None;
-                }
-                if p & (p - 1) == 0 {
-                    let i = p.trailing_zeros() as usize;
-                    place(g, s, Cell::new(i as u8), Digit::from_index(d));
+                if x & (x - 1) == 0 {
+                    let c = x.trailing_zeros() as usize;
+                    place(t, s, c, d);
+                    open &= s.open[d];
                     progress = true;
                 }
             }
         }
+        if progress {
+            continue;
+        }
+        // Locked candidates: when a digit's cells in an open house all lie in other
+        // houses too (the houses common to those cells), it leaves the rest of them.
+        for d in 0..9 {
+            let mut open = s.open[d];
+            let mut p = s.planes[d];
+            while open != 0 {
+                let h = open.trailing_zeros() as usize;
+                open &= open - 1;
+                let x = p & t.houses[h];
+                let mut common = !(1u32 << h);
+                let mut m = x;
+                while m != 0 && common != 0 {
+                    common &= t.cell_houses[m.trailing_zeros() as usize];
+                    m &= m - 1;
+                }
+                while common != 0 {
+                    let b = common.trailing_zeros() as usize;
+                    common &= common - 1;
+                    let elim = p & t.houses[b] & !t.houses[h];
+                    if elim != 0 {
+                        p &= !elim;
+                        progress = true;
+                    }
+                }
+            }
+            s.planes[d] = p;
+        }
         if !progress {
-            return Some(false);
+            return Verdict::Open;
         }
     }
+}
+
+/// The unplaced cell to branch on and its candidates: a bivalue cell if there is one, else
+/// the first cell with the fewest candidates.
+fn branch_cell(s: &State) -> (usize, u16) {
+    let unplaced = ALL & !s.placed;
+    let (mut one, mut two, mut three) = (0u128, 0u128, 0u128);
+    for &p in &s.planes {
+        three |= two & p;
+        two |= one & p;
+        one |= p;
+    }
+    let bivalue = unplaced & two & !three;
+    let c = if bivalue != 0 {
+        bivalue.trailing_zeros() as usize
+    } else {
+        let mut best = (10, 0);
+        let mut m = unplaced;
+        while m != 0 {
+            let c = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let n = s.planes.iter().filter(|&&p| p >> c & 1 != 0).count();
+            if n < best.0 {
+                best = (n, c);
+            }
+        }
+        best.1
+    };
+    let mut cands = 0u16;
+    for (d, &p) in s.planes.iter().enumerate() {
+        cands |= ((p >> c & 1) as u16) << d;
+    }
+    (c, cands)
 }
