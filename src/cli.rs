@@ -250,12 +250,19 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "UNITS")]
     pub grade_budget: Option<u64>,
 
-    /// Puzzle variant. `samurai`: five overlapping 9x9 grids, written as 405-cell lines
-    /// (the form `solve --variant samurai` reads), rated by the samurai grader; takes
-    /// --symmetry (of the 21x21 layout), --level/--er (by rejection, with --max-attempts)
-    /// and --minimal with no symmetry (every such puzzle is minimal), not --clues.
+    /// Puzzle variant. Every variant but classic is dug until no clue orbit can go and
+    /// takes --symmetry (of the clue pattern), --level/--er (by rejection, with
+    /// --max-attempts) and --minimal with no symmetry (every such puzzle is minimal), not
+    /// --clues. `samurai` rows hold 405-cell lines; `jigsaw` rows carry a `regions`
+    /// column after `puzzle` (a random layout of nine connected regions per puzzle, or
+    /// --regions).
     #[arg(long, value_enum, default_value_t = VariantArg::Classic)]
     pub variant: VariantArg,
+
+    /// With `--variant jigsaw`: every puzzle on this layout, 81 region ids `1`-`9` in
+    /// reading order (nine regions of nine cells).
+    #[arg(long, value_name = "LAYOUT")]
+    pub regions: Option<String>,
 
     /// Make only shard K of N (K from 0): the puzzles with indices K*n/N .. (K+1)*n/N - 1.
     /// Only shard 0 writes the header, so concatenating the N outputs gives the bytes of

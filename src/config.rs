@@ -9,12 +9,11 @@ use crate::cli::{
 use crate::core::Grid;
 use crate::core::generator::{ErRange, Symmetry, SymmetryChoice, Target};
 use crate::core::geometry::Shape;
-use crate::core::samurai::SamuraiSymmetry;
 use crate::core::samurai::format::{self, SamuraiForm};
 use crate::error::Error;
 use crate::io::OutputFormat;
 pub use crate::pipeline::bench::BenchConfig;
-pub use crate::pipeline::samurai_generate::{SamuraiSymmetryChoice, SamuraiTarget};
+pub use crate::pipeline::generate::variant::VariantTarget;
 
 /// Where input comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -326,8 +325,9 @@ pub struct GenerateConfig {
     pub quiet: bool,
     /// Where to write the JSON summary.
     pub summary_json: Option<PathBuf>,
-    /// `--variant samurai`: what the samurai puzzles must satisfy (`target` is then unused).
-    pub samurai: Option<SamuraiTarget>,
+    /// Every `--variant` but classic: what the puzzles must satisfy (`target` is then
+    /// unused).
+    pub variant: Option<VariantTarget>,
 }
 
 /// The ER range of a level, in tenths (the thresholds of `level` in `solve`).
@@ -370,10 +370,15 @@ impl GenerateConfig {
             SymmetryArg::Antidiagonal => SymmetryChoice::Fixed(Symmetry::AntiDiagonal),
             SymmetryArg::Random => SymmetryChoice::Random,
         };
-        let samurai = if a.variant == VariantArg::Samurai {
-            Some(samurai_target(a, er)?)
-        } else {
+        let variant = if a.variant == VariantArg::Classic {
+            if a.regions.is_some() {
+                return Err(Error::Usage(
+                    "--regions gives a Jigsaw layout: it needs --variant jigsaw".into(),
+                ));
+            }
             None
+        } else {
+            Some(variant_target(a, er, symmetry)?)
         };
         let (seed, seed_drawn) = match a.seed {
             Some(s) => (s, false),
@@ -401,45 +406,56 @@ impl GenerateConfig {
             shard: a.shard,
             quiet: a.run.quiet,
             summary_json: a.run.summary_json.clone(),
-            samurai,
+            variant,
         })
     }
 }
 
-/// The target of `generate --variant samurai`; options the samurai generator cannot honour
-/// are usage errors.
-fn samurai_target(a: &GenerateArgs, er: Option<ErRange>) -> Result<SamuraiTarget, Error> {
+/// The target of `generate --variant samurai|x|windoku|jigsaw`; options these generators
+/// cannot honour are usage errors.
+fn variant_target(
+    a: &GenerateArgs,
+    er: Option<ErRange>,
+    symmetry: SymmetryChoice,
+) -> Result<VariantTarget, Error> {
+    let name = a.variant.shape().name();
     let unsupported = |what: &str, why: &str| {
         Err(Error::Usage(format!(
-            "{what} is not supported with --variant samurai: {why}"
+            "{what} is not supported with --variant {name}: {why}"
         )))
     };
     if a.clues.is_some() {
         return unsupported(
             "--clues",
-            "samurai puzzles are dug until no clue (orbit) can go, so their clue count is              not steered",
+            "these puzzles are dug until no clue (orbit) can go, so their clue count is \
+             not steered",
         );
     }
     if a.minimal && a.symmetry != SymmetryArg::None {
         return unsupported(
             "--minimal with a symmetry",
-            "samurai puzzles are minimal for their symmetry (no orbit of clues can go),              not clue by clue; with --symmetry none every puzzle is minimal",
+            "these puzzles are minimal for their symmetry (no orbit of clues can go), \
+             not clue by clue; with --symmetry none every puzzle is minimal",
         );
     }
-    let symmetry = match a.symmetry {
-        SymmetryArg::None => SamuraiSymmetryChoice::Fixed(SamuraiSymmetry::None),
-        SymmetryArg::Rot180 => SamuraiSymmetryChoice::Fixed(SamuraiSymmetry::Rot180),
-        SymmetryArg::Rot90 => SamuraiSymmetryChoice::Fixed(SamuraiSymmetry::Rot90),
-        SymmetryArg::Mirror => SamuraiSymmetryChoice::Fixed(SamuraiSymmetry::Mirror),
-        SymmetryArg::Flip => SamuraiSymmetryChoice::Fixed(SamuraiSymmetry::Flip),
-        SymmetryArg::Diagonal => SamuraiSymmetryChoice::Fixed(SamuraiSymmetry::Diagonal),
-        SymmetryArg::Antidiagonal => SamuraiSymmetryChoice::Fixed(SamuraiSymmetry::Antidiagonal),
-        SymmetryArg::Random => SamuraiSymmetryChoice::Random,
+    let regions = match &a.regions {
+        None => None,
+        Some(_) if a.variant != VariantArg::Jigsaw => {
+            return Err(Error::Usage(
+                "--regions gives a Jigsaw layout: it needs --variant jigsaw".into(),
+            ));
+        }
+        Some(text) => Some(
+            crate::core::jigsaw::parse_regions(text.as_bytes())
+                .map_err(|e| Error::Usage(format!("--regions: {e}")))?,
+        ),
     };
-    Ok(SamuraiTarget {
+    Ok(VariantTarget {
+        shape: a.variant.shape(),
         symmetry,
         er,
         max_attempts: a.max_attempts,
+        regions,
     })
 }
 

@@ -11,8 +11,9 @@ use sudoku_batch::config::{
     BenchConfig, ExplainConfig, GenerateConfig, MinimizeConfig, SolveConfig,
 };
 use sudoku_batch::core::generator::Unrated;
+use sudoku_batch::core::geometry::Shape;
+use sudoku_batch::pipeline::generate::variant::{GridMaker, SamuraiMaker, VariantWorker};
 use sudoku_batch::pipeline::generate::{GenerateWorker, Graded};
-use sudoku_batch::pipeline::samurai_generate::SamuraiGenerateWorker;
 use sudoku_batch::pipeline::{self, RunEnd, RunReport};
 
 /// Exit code for a `--strict` run stopped by a record that is not uniquely solvable.
@@ -43,8 +44,14 @@ fn main() -> ExitCode {
                 Err(e) => return fail(&e),
             };
             let interrupt = install_signal_handlers();
-            let result = if let Some(target) = cfg.samurai {
-                pipeline::generate::run(&cfg, || SamuraiGenerateWorker::new(target), interrupt)
+            let result = if let Some(target) = cfg.variant {
+                if target.shape == Shape::Samurai {
+                    let make = || VariantWorker::<SamuraiMaker>::new(target);
+                    pipeline::generate::run(&cfg, make, interrupt)
+                } else {
+                    let make = || VariantWorker::<GridMaker>::new(target);
+                    pipeline::generate::run(&cfg, make, interrupt)
+                }
             } else if cfg.grade {
                 let budget = cfg.grade_budget;
                 pipeline::generate::run(

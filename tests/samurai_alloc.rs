@@ -72,8 +72,8 @@ fn the_generate_worker_allocates_nothing_per_puzzle_once_warm() {
     use sudoku_batch::config::GenerateConfig;
     use sudoku_batch::io::RowEncoder;
     use sudoku_batch::pipeline::engine::Block;
+    use sudoku_batch::pipeline::generate::variant::{SamuraiMaker, VariantWorker};
     use sudoku_batch::pipeline::generate::{GENERATE_COLUMNS, GenerateStats, PuzzleWorker};
-    use sudoku_batch::pipeline::samurai_generate::SamuraiGenerateWorker;
 
     let cli = Cli::try_parse_from([
         "sudoku-batch",
@@ -92,9 +92,9 @@ fn the_generate_worker_allocates_nothing_per_puzzle_once_warm() {
         panic!("not generate");
     };
     let cfg = GenerateConfig::from_args(&args).expect("config");
-    let target = cfg.samurai.expect("a samurai target");
+    let target = cfg.variant.expect("a samurai target");
     let enc = RowEncoder::new(cfg.format, GENERATE_COLUMNS.to_vec());
-    let mut worker = SamuraiGenerateWorker::new(target);
+    let mut worker = VariantWorker::<SamuraiMaker>::new(target);
     let mut block = Block::<GenerateStats>::default();
     // Warm up: the row buffers reach their size.
     for i in 0..2 {

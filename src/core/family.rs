@@ -62,6 +62,12 @@ pub trait Family: Size {
     /// without regions ignore it.
     fn set_layout(_geo: &mut Geometry<Self>, _regions: &[u8; 81]) {}
 
+    /// The layout of a Jigsaw geometry (zero-based region of each cell); `None` for shapes
+    /// without regions.
+    fn layout(_geo: &Geometry<Self>) -> Option<[u8; 81]> {
+        None
+    }
+
     /// Number of clues of `grid`.
     fn clues(grid: &Self::Grid) -> usize {
         Self::values(grid)
@@ -154,6 +160,10 @@ impl Family for S81 {
             // A bad layout leaves the geometry as it was; layouts here were checked.
             let _ = geo.set_regions(regions);
         }
+    }
+
+    fn layout(geo: &Geometry<S81>) -> Option<[u8; 81]> {
+        (geo.shape() == Shape::Jigsaw).then(|| geo.regions())
     }
 
     fn minimize(s: &mut Solvers81, g: &Geometry<S81>, puzzle: &Grid) -> Grid {

@@ -2,8 +2,8 @@
 //! together for each subcommand. [`engine`] is the machinery (ordered windows of blocks,
 //! the writer thread, window pacing); [`records_run`] is the run loop of the commands that
 //! read records, which [`solve`] and [`minimize`] plug into (generic over the shape family,
-//! [`shape`] reads the records of each shape); [`generate`] runs over puzzle indices instead, with [`samurai_generate`] for
-//! samurai; [`bench`](mod@bench) and [`explain`] work in-process on a few puzzles; [`summary`] and
+//! [`shape`] reads the records of each shape); [`generate`] runs over puzzle indices instead (one worker for the
+//! classic grid, one generic worker for the other shapes); [`bench`](mod@bench) and [`explain`] work in-process on a few puzzles; [`summary`] and
 //! [`progress`] report.
 
 pub mod bench;
@@ -13,7 +13,6 @@ pub mod generate;
 pub mod minimize;
 pub mod progress;
 pub mod records_run;
-pub mod samurai_generate;
 pub mod shape;
 pub mod solve;
 pub mod summary;

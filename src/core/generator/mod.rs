@@ -18,6 +18,8 @@
 //!   steers toward hard targets.
 //! - [`unavoidable`]: unavoidable sets of a solution, which spare many uniqueness solves.
 //! - [`rng`]: the per-puzzle random stream.
+//! - [`variant`]: the plainer generator of the X, Windoku and Jigsaw grids, and [`layout`]:
+//!   random Jigsaw layouts of nine connected regions.
 //!
 //! Grading is pluggable: anything implementing [`Rate`] rates accepted candidates, and
 //! [`Unrated`] skips grading. Nothing here allocates per puzzle; keep one [`Generator`] per
@@ -36,10 +38,12 @@
 
 pub mod dig;
 pub mod full_grid;
+pub mod layout;
 pub mod rng;
 pub mod symmetry;
 pub mod target;
 pub mod unavoidable;
+pub mod variant;
 
 pub use dig::{MinimizeError, Minimized};
 pub use full_grid::random_full_grid;

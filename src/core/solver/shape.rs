@@ -23,7 +23,10 @@
 use crate::core::geometry::{Geometry, S81};
 use crate::core::grid::Grid;
 
+use rand_xoshiro::rand_core::Rng;
+
 use super::SolveOutcome;
+use crate::core::samurai::solver::below;
 
 const ALL: u128 = (1u128 << 81) - 1;
 /// At most this many houses (classic 27, X 29, Windoku 31, Jigsaw 27).
@@ -124,6 +127,60 @@ impl ShapeSolver {
         limit: u32,
         out: &mut SolveOutcome,
     ) {
+        let pick = |m: u16| m.trailing_zeros() as usize;
+        self.search(g, puzzle, None, limit, u64::MAX, out, pick);
+    }
+
+    /// As [`ShapeSolver::solve_into`] on the puzzle with digit `digit` (0-8) removed from
+    /// the candidates of cell `cell`: with limit 1, whether the puzzle has a solution
+    /// other than one with that digit there (how the generator tests that a clue can go).
+    pub fn solve_excluding_into(
+        &mut self,
+        g: &Geometry<S81>,
+        puzzle: &Grid,
+        (cell, digit): (usize, usize),
+        limit: u32,
+        out: &mut SolveOutcome,
+    ) {
+        let pick = |m: u16| m.trailing_zeros() as usize;
+        self.search(g, puzzle, Some((cell, digit)), limit, u64::MAX, out, pick);
+    }
+
+    /// A solution of `puzzle` on `g` drawn at random: the search tries the candidates of
+    /// each branch cell in an order drawn from `rng`. `None` when there is none, or when
+    /// none was found within `max_guesses` guesses (proving that a Jigsaw layout has no
+    /// completed grid can take a very long search; a caller draws another layout).
+    pub fn random_solution<R: Rng>(
+        &mut self,
+        g: &Geometry<S81>,
+        puzzle: &Grid,
+        max_guesses: u64,
+        rng: &mut R,
+    ) -> Option<Grid> {
+        let mut out = SolveOutcome::default();
+        self.search(g, puzzle, None, 1, max_guesses, &mut out, |m: u16| {
+            let mut m = m;
+            for _ in 0..below(rng, m.count_ones()) {
+                m &= m - 1;
+            }
+            m.trailing_zeros() as usize
+        });
+        (out.count > 0).then_some(out.solution)
+    }
+
+    /// The search: `pick` chooses the digit to try next among a branch cell's remaining
+    /// candidates; it stops (with the solutions found so far) after `max_guesses` guesses.
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        g: &Geometry<S81>,
+        puzzle: &Grid,
+        exclude: Option<(usize, usize)>,
+        limit: u32,
+        max_guesses: u64,
+        out: &mut SolveOutcome,
+        mut pick: impl FnMut(u16) -> usize,
+    ) {
         *out = SolveOutcome::default();
         if !self.tables.matches(g) {
             self.tables.build(g);
@@ -148,6 +205,12 @@ impl ShapeSolver {
                 place(t, &mut s, c, d);
             }
         }
+        if let Some((c, d)) = exclude
+            && c < 81
+            && d < 9
+        {
+            s.planes[d] &= !(1u128 << c);
+        }
         self.stack.clear();
         let limit = limit.max(1);
         let mut cur = s;
@@ -165,8 +228,8 @@ impl ShapeSolver {
                 }
                 Verdict::Open => {
                     let (c, m) = branch_cell(&cur);
-                    let d = m.trailing_zeros() as usize;
-                    let rest = m & (m - 1);
+                    let d = pick(m);
+                    let rest = m & !(1 << d);
                     if rest != 0 {
                         out.guesses += 1;
                         self.stack.push((cur, c as u8, rest));
@@ -176,12 +239,15 @@ impl ShapeSolver {
                 }
             }
             // Backtrack: the next digit of the latest branch.
+            if out.guesses >= max_guesses {
+                return;
+            }
             let Some(top) = self.stack.last_mut() else {
                 return;
             };
             let (st, c, m) = *top;
-            let d = m.trailing_zeros() as usize;
-            let rest = m & (m - 1);
+            let d = pick(m);
+            let rest = m & !(1 << d);
             if rest != 0 {
                 out.guesses += 1;
                 top.2 = rest;

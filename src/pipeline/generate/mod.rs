@@ -2,8 +2,8 @@
 //! per-worker scratch in ordered windows and written one row per puzzle in index order.
 //!
 //! The run loop ([`run`]) is shared by every variant: it drives any [`PuzzleWorker`]. Classic
-//! puzzles come from [`GenerateWorker`] (a [`Generator`] and a rater); samurai puzzles from
-//! [`super::samurai_generate::SamuraiGenerateWorker`].
+//! puzzles come from [`GenerateWorker`] (a [`Generator`] and a rater); the other shapes'
+//! from [`variant::VariantWorker`].
 //!
 //! Puzzle `i` depends only on the seed, `i` and the target (see
 //! [`crate::core::generator`]), so the bytes are the same for any thread count, and the
@@ -23,6 +23,8 @@ use crate::core::grid::Grid;
 use crate::error::Error;
 use crate::io::{Field, RowEncoder};
 
+pub mod variant;
+
 use super::RunEnd;
 use super::engine::{Block, Engine, Pacer, Writer};
 use super::progress::Progress;
@@ -40,6 +42,19 @@ pub const WINDOW: usize = 4096;
 pub const GENERATE_COLUMNS: &[&str] = &[
     "index", "puzzle", "solution", "clues", "er", "ep", "ed", "level", "hardest", "symmetry",
 ];
+
+/// The output columns of a run: [`GENERATE_COLUMNS`], with `regions` after `puzzle` for
+/// Jigsaw.
+pub fn generate_columns(cfg: &GenerateConfig) -> Vec<&'static str> {
+    let mut c = GENERATE_COLUMNS.to_vec();
+    if cfg
+        .variant
+        .is_some_and(|v| v.shape == crate::core::geometry::Shape::Jigsaw)
+    {
+        c.insert(2, "regions");
+    }
+    c
+}
 
 /// A rater as `generate` uses it: rates puzzles ([`Rate`]), fills the rating columns and
 /// counts ratings for the summary.
@@ -267,7 +282,7 @@ pub struct GenerateSummary {
     /// Counts.
     #[serde(flatten)]
     pub stats: GenerateStats,
-    /// `classic` or `samurai`.
+    /// The shape (`classic`, `samurai`, `x`, `windoku`, `jigsaw`).
     pub variant: &'static str,
     /// True when puzzles were graded.
     pub graded: bool,
@@ -299,11 +314,7 @@ impl GenerateSummary {
             seed: cfg.seed,
             first_index: lo,
             end_index: hi,
-            variant: if cfg.samurai.is_some() {
-                "samurai"
-            } else {
-                "classic"
-            },
+            variant: cfg.variant.map_or("classic", |v| v.shape.name()),
             graded: cfg.grade,
             elapsed_seconds: secs,
             puzzles_per_second: if secs > 0.0 { n / secs } else { 0.0 },
@@ -384,7 +395,7 @@ pub fn run<W: PuzzleWorker>(
     let (lo, hi) = index_range(cfg);
     let sink = open_output(&cfg.output)?;
     let out_path = write_error_path(&sink, &cfg.output);
-    let enc = RowEncoder::new(cfg.format, GENERATE_COLUMNS.to_vec());
+    let enc = RowEncoder::new(cfg.format, generate_columns(cfg));
     let mut header = Vec::new();
     if cfg.header && cfg.shard.is_none_or(|s| s.index == 0) {
         enc.write_header(&mut header);

@@ -1,0 +1,321 @@
+//! `generate --variant samurai|x|windoku|jigsaw`: one worker for every shape but the
+//! classic grid, generic over the puzzle maker of the shape's family ([`VariantMaker`]).
+//!
+//! Puzzle `i` is drawn from the random stream of `(seed, i)` ([`rng_for`]): with
+//! `--symmetry random` the symmetry is drawn first from that stream, and with an ER target
+//! (`--level`, `--er`) candidates are drawn from it one after another until one is on target
+//! (rejection; at most `--max-attempts`). Jigsaw puzzles get a random layout of nine
+//! connected regions per candidate, or the `--regions` layout. So the bytes depend only on
+//! the seed, the index and the options, never on threads or shards.
+//!
+//! Rows have the columns of classic `generate` (Jigsaw adds `regions` after `puzzle`); the
+//! puzzle and the solution are the one-line forms `solve --variant ...` reads, and the
+//! rating columns are those `solve` writes for the puzzle (the same grader and text, see
+//! [`crate::pipeline::solve::rating_fields`]).
+
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::config::GenerateConfig;
+use crate::core::family::Family;
+use crate::core::generator::layout::random_layout;
+use crate::core::generator::variant::VariantGenerator;
+use crate::core::generator::{ErRange, ErScore, Symmetry, SymmetryChoice};
+use crate::core::geometry::{Geometry, S81, S369, Shape};
+use crate::core::grader::{Grader, Outcome, Rating};
+use crate::core::jigsaw;
+use crate::core::samurai::generator::rng_for;
+use crate::core::samurai::solver::below;
+use crate::core::samurai::{SamuraiGenerator, SamuraiSymmetry};
+use crate::io::{Field, RowEncoder};
+use crate::pipeline::engine::Block;
+use crate::pipeline::solve::rating_fields;
+
+use super::{Failure, GenerateStats, PuzzleWorker};
+
+/// What a generated variant puzzle must satisfy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VariantTarget {
+    /// The shape (not classic).
+    pub shape: Shape,
+    /// The clue-pattern symmetry.
+    pub symmetry: SymmetryChoice,
+    /// Accept only puzzles whose ER is in this range (needs grading). A lower bound (the
+    /// budget ran out) is in a range only when the range is open above.
+    pub er: Option<ErRange>,
+    /// Candidates to try for one puzzle before the run stops with an error.
+    pub max_attempts: u64,
+    /// Jigsaw: this fixed layout (zero-based region of each cell) instead of a random one
+    /// per candidate.
+    pub regions: Option<[u8; 81]>,
+}
+
+/// A made puzzle and its unique solution.
+pub type Made<F> = (<F as Family>::Grid, <F as Family>::Grid);
+
+/// Makes the puzzles of one family: a candidate from the random stream, on the geometry
+/// (which a Jigsaw maker gives its layout).
+pub trait VariantMaker: Send {
+    /// The family of the puzzles.
+    type F: Family;
+
+    /// A maker with fresh scratch.
+    fn new() -> Self;
+
+    /// A candidate puzzle and its unique solution, with clue symmetry `symmetry`; `None`
+    /// when none could be made (a Jigsaw whose layouts kept having no completed grid).
+    fn make(
+        &mut self,
+        rng: &mut Xoshiro256PlusPlus,
+        geo: &mut Geometry<Self::F>,
+        target: &VariantTarget,
+        symmetry: Symmetry,
+    ) -> Option<Made<Self::F>>;
+}
+
+/// Samurai puzzles from the [`SamuraiGenerator`].
+#[derive(Debug)]
+pub struct SamuraiMaker(SamuraiGenerator);
+
+/// The Samurai form of a clue-pattern symmetry (the same seven, by name).
+fn samurai_symmetry(s: Symmetry) -> SamuraiSymmetry {
+    s.name().parse().unwrap_or(SamuraiSymmetry::None)
+}
+
+impl VariantMaker for SamuraiMaker {
+    type F = S369;
+
+    fn new() -> SamuraiMaker {
+        SamuraiMaker(SamuraiGenerator::new())
+    }
+
+    fn make(
+        &mut self,
+        rng: &mut Xoshiro256PlusPlus,
+        _geo: &mut Geometry<S369>,
+        _target: &VariantTarget,
+        symmetry: Symmetry,
+    ) -> Option<Made<S369>> {
+        let made = self.0.generate_with(rng, samurai_symmetry(symmetry));
+        Some((made.puzzle, made.solution))
+    }
+}
+
+/// X, Windoku and Jigsaw puzzles from the [`VariantGenerator`].
+#[derive(Debug)]
+pub struct GridMaker(VariantGenerator);
+
+/// Layouts drawn for one Jigsaw candidate before giving up (a layout has no completed grid
+/// rarely; twenty in a row do not happen in practice).
+const LAYOUT_TRIES: usize = 20;
+
+impl VariantMaker for GridMaker {
+    type F = S81;
+
+    fn new() -> GridMaker {
+        GridMaker(VariantGenerator::new())
+    }
+
+    fn make(
+        &mut self,
+        rng: &mut Xoshiro256PlusPlus,
+        geo: &mut Geometry<S81>,
+        target: &VariantTarget,
+        symmetry: Symmetry,
+    ) -> Option<Made<S81>> {
+        if target.shape != Shape::Jigsaw {
+            return self
+                .0
+                .generate(geo, rng, symmetry)
+                .map(|m| (m.puzzle, m.solution));
+        }
+        for _ in 0..LAYOUT_TRIES {
+            let layout = match &target.regions {
+                Some(r) => *r,
+                None => random_layout(rng),
+            };
+            S81::set_layout(geo, &layout);
+            if let Some(m) = self.0.generate(geo, rng, symmetry) {
+                return Some((m.puzzle, m.solution));
+            }
+            if target.regions.is_some() {
+                // A fixed layout without a completed grid never gets one.
+                return None;
+            }
+        }
+        None
+    }
+}
+
+/// Per-worker scratch: the target, the maker, the geometry, the grader and the row buffers.
+#[derive(Debug)]
+pub struct VariantWorker<M: VariantMaker> {
+    target: VariantTarget,
+    maker: M,
+    geo: Geometry<M::F>,
+    grader: Grader<M::F>,
+    puzzle: Vec<u8>,
+    solution: Vec<u8>,
+    regions: Vec<u8>,
+}
+
+impl<M: VariantMaker> VariantWorker<M> {
+    /// A worker making puzzles for `target`, with fresh scratch.
+    pub fn new(target: VariantTarget) -> VariantWorker<M> {
+        VariantWorker {
+            target,
+            maker: M::new(),
+            geo: M::F::geometry(target.shape),
+            grader: Grader::new(),
+            puzzle: Vec::with_capacity(405),
+            solution: Vec::with_capacity(405),
+            regions: Vec::with_capacity(81),
+        }
+    }
+}
+
+/// The ER of a rating as a target sees it.
+fn er_score(r: &Rating) -> ErScore {
+    ErScore {
+        tenths: u16::from(r.er),
+        exact: r.complete,
+    }
+}
+
+impl<M: VariantMaker> PuzzleWorker for VariantWorker<M> {
+    fn process(
+        &mut self,
+        index: u64,
+        cfg: &GenerateConfig,
+        enc: &RowEncoder,
+        block: &mut Block<GenerateStats>,
+    ) {
+        if block.stats.failure.is_some() {
+            return;
+        }
+        let target = self.target;
+        let mut rng = rng_for(cfg.seed, index);
+        let symmetry = match target.symmetry {
+            SymmetryChoice::Fixed(s) => s,
+            SymmetryChoice::Random => Symmetry::NON_TRIVIAL[below(&mut rng, 6) as usize],
+        };
+        let mut attempts = 0;
+        let mut closest: Option<ErScore> = None;
+        let (puzzle, solution, grade) = loop {
+            attempts += 1;
+            let Some((puzzle, solution)) =
+                self.maker.make(&mut rng, &mut self.geo, &target, symmetry)
+            else {
+                block.stats.tried += attempts;
+                block.stats.failure = Some(Failure {
+                    index,
+                    attempts,
+                    message: format!(
+                        "puzzle {index}: no {} grid could be completed{}",
+                        target.shape.name(),
+                        if target.regions.is_some() {
+                            " on the --regions layout (it has no solution grid)"
+                        } else {
+                            " on 20 random layouts"
+                        }
+                    ),
+                });
+                return;
+            };
+            let grade = cfg.grade.then(|| {
+                let mut r = Rating::default();
+                self.grader.rate_values(
+                    &self.geo,
+                    M::F::values(&puzzle),
+                    Some(M::F::values(&solution)),
+                    cfg.grade_budget,
+                    &mut r,
+                );
+                r
+            });
+            let (Some(range), Some(g)) = (target.er, &grade) else {
+                break (puzzle, solution, grade);
+            };
+            let score = er_score(g);
+            if range.contains(score) {
+                break (puzzle, solution, grade);
+            }
+            if closest.is_none_or(|c| range.distance(score) < range.distance(c)) {
+                closest = Some(score);
+            }
+            if attempts >= target.max_attempts {
+                block.stats.tried += attempts;
+                block.stats.failure = Some(Failure {
+                    index,
+                    attempts,
+                    message: failure_message(index, attempts, range, closest, &target),
+                });
+                return;
+            }
+        };
+        let stats = &mut block.stats;
+        stats.generated += 1;
+        stats.tried += attempts;
+        let clues = M::F::clues(&puzzle) as u64;
+        stats.clues += clues;
+        self.puzzle.clear();
+        M::F::write_line(&puzzle, &mut self.puzzle);
+        self.solution.clear();
+        M::F::write_line(&solution, &mut self.solution);
+        let mut bufs = [[0u8; 8]; 3];
+        let mut rating = [Field::Null; 5];
+        if let Some(g) = &grade {
+            if g.outcome != Outcome::Invalid {
+                stats.grades.add(g);
+            }
+            rating_fields(g, &mut bufs, &mut rating);
+        }
+        let [er, ep, ed, level, hardest] = rating;
+        let mut fields = [Field::Null; 11];
+        fields[0] = Field::Int(index);
+        fields[1] = Field::Text(&self.puzzle);
+        let mut k = 2;
+        if let Some(layout) = M::F::layout(&self.geo) {
+            self.regions.clear();
+            jigsaw::write_regions(&layout, &mut self.regions);
+            fields[k] = Field::Text(&self.regions);
+            k += 1;
+        }
+        for f in [
+            Field::Text(&self.solution),
+            Field::Int(clues),
+            er,
+            ep,
+            ed,
+            level,
+            hardest,
+            Field::Text(symmetry.name().as_bytes()),
+        ] {
+            fields[k] = f;
+            k += 1;
+        }
+        enc.write_row(&mut block.out, &fields[..k]);
+    }
+}
+
+/// The message for a variant puzzle whose ER target was not met.
+fn failure_message(
+    index: u64,
+    attempts: u64,
+    range: ErRange,
+    closest: Option<ErScore>,
+    target: &VariantTarget,
+) -> String {
+    let mut m = format!(
+        "puzzle {index}: no {} candidate had ER in {range} in {attempts} attempts",
+        target.shape.name()
+    );
+    if let Some(c) = closest {
+        m.push_str(&format!("; the closest ER was {c}"));
+    }
+    m.push_str(&format!(
+        ". The target is too narrow for --max-attempts {}: widen --level/--er or raise \
+         --max-attempts",
+        target.max_attempts
+    ));
+    m
+}
