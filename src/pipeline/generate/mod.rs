@@ -117,21 +117,7 @@ impl Rate for Graded {
 
 impl RowRater for Graded {
     fn columns<'a>(r: &'a Rating, bufs: &'a mut [[u8; 8]; 3], fields: &mut [Field<'a>; 5]) {
-        *fields = [Field::Null; 5];
-        if r.outcome == Outcome::Invalid {
-            return;
-        }
-        let [er, ep, ed] = bufs;
-        let n = r.er_shown().write_to(er);
-        fields[0] = Field::Raw(&er[..n]);
-        let n = r.ep_shown().write_to(ep);
-        fields[1] = Field::Raw(&ep[..n]);
-        let n = r.ed_shown().write_to(ed);
-        fields[2] = Field::Raw(&ed[..n]);
-        fields[3] = Field::Text(r.level().as_bytes());
-        if r.complete && r.steps > 0 {
-            fields[4] = Field::Text(r.hardest.name().as_bytes());
-        }
+        super::solve::rating_fields(r, bufs, fields);
     }
 
     fn tally(r: &Rating, grades: &mut GradeStats) {
