@@ -148,7 +148,8 @@ struct Scratch<F: Family> {
     geo: Geometry<F>,
     solver: F::Solver,
     out: Solved<F>,
-    grader: Grader<F>,
+    /// Made on first use: a plain `bench` round does not pay for the grader's memory.
+    grader: Option<Box<Grader<F>>>,
     rating: Rating,
 }
 
@@ -158,7 +159,7 @@ impl<F: Family> Scratch<F> {
             geo: F::geometry(shape),
             solver: F::Solver::default(),
             out: Solved::default(),
-            grader: Grader::new(),
+            grader: None,
             rating: Rating::default(),
         }
     }
@@ -176,7 +177,8 @@ impl<F: Family> Scratch<F> {
             if let Some(budget) = grade
                 && self.out.count == 1
             {
-                self.grader.rate_values(
+                let grader = self.grader.get_or_insert_with(|| Box::new(Grader::new()));
+                grader.rate_values(
                     &self.geo,
                     F::values(p),
                     Some(F::values(&self.out.solution)),
