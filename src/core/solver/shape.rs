@@ -7,12 +7,14 @@
 //!
 //! - naked singles: cells in exactly one plane, found with two bit-sliced counters;
 //! - hidden singles: a house whose digit has one cell left, checked only for the houses
-//!   that do not hold that digit yet;
+//!   that do not hold that digit yet and whose cells for it changed since the last look
+//!   (a placement changes its cell's houses for every digit, and every house for its own
+//!   digit);
 //! - locked candidates, for every pair of houses that meet in two or more cells (box and
 //!   line, region and line, diagonal and box, window and line...): when a digit's cells in
 //!   one house all lie in another, it leaves the rest of the other (the houses common to
 //!   the cells are the AND of their house masks). This runs only when singles are
-//!   exhausted, before a guess.
+//!   exhausted, before a guess, and again only on houses that changed.
 //!
 //! The search branches on a cell with the fewest candidates (a bivalue cell when there is
 //! one), counting one guess per decision as [`SolveOutcome::guesses`] describes. Nothing is
@@ -39,6 +41,11 @@ struct State {
     planes: [u128; 9],
     placed: u128,
     open: [u32; 9],
+    /// Per digit, the houses whose cells for the digit may have changed since hidden
+    /// singles last looked at them.
+    dirty: [u32; 9],
+    /// The same for locked candidates.
+    lc_dirty: [u32; 9],
 }
 
 /// The geometry's tables, kept between puzzles.
@@ -195,6 +202,8 @@ impl ShapeSolver {
             planes: [ALL; 9],
             placed: 0,
             open: [all_houses; 9],
+            dirty: [all_houses; 9],
+            lc_dirty: [all_houses; 9],
         };
         for (c, &v) in puzzle.values().iter().enumerate() {
             if v != 0 {
@@ -269,12 +278,18 @@ enum Verdict {
 #[inline]
 fn place(t: &Tables, s: &mut State, c: usize, d: usize) {
     let bit = 1u128 << c;
-    for p in s.planes.iter_mut() {
-        *p &= !bit;
+    let houses = t.cell_houses[c];
+    for d in 0..9 {
+        s.planes[d] &= !bit;
+        s.dirty[d] |= houses;
+        s.lc_dirty[d] |= houses;
     }
     s.planes[d] = (s.planes[d] & !t.peers[c]) | bit;
     s.placed |= bit;
-    s.open[d] &= !t.cell_houses[c];
+    s.open[d] &= !houses;
+    // The digit left the cell's peers, in houses all over the grid.
+    s.dirty[d] = u32::MAX;
+    s.lc_dirty[d] = u32::MAX;
 }
 
 fn solution_of(s: &State) -> Grid {
@@ -325,7 +340,8 @@ fn propagate(t: &Tables, s: &mut State) -> Verdict {
         // Hidden singles in the houses that still miss the digit.
         let mut progress = false;
         for d in 0..9 {
-            let mut open = s.open[d];
+            let mut open = s.open[d] & s.dirty[d];
+            s.dirty[d] = 0;
             while open != 0 {
                 let h = open.trailing_zeros() as usize;
                 open &= open - 1;
@@ -347,7 +363,8 @@ fn propagate(t: &Tables, s: &mut State) -> Verdict {
         // Locked candidates: when a digit's cells in an open house all lie in other
         // houses too (the houses common to those cells), it leaves the rest of them.
         for d in 0..9 {
-            let mut open = s.open[d];
+            let mut open = s.open[d] & s.lc_dirty[d];
+            s.lc_dirty[d] = 0;
             let mut p = s.planes[d];
             while open != 0 {
                 let h = open.trailing_zeros() as usize;
@@ -369,7 +386,11 @@ fn propagate(t: &Tables, s: &mut State) -> Verdict {
                     }
                 }
             }
-            s.planes[d] = p;
+            if p != s.planes[d] {
+                s.planes[d] = p;
+                s.dirty[d] = u32::MAX;
+                s.lc_dirty[d] = u32::MAX;
+            }
         }
         if !progress {
             return Verdict::Open;
