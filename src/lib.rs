@@ -12,7 +12,8 @@
 //! Every input record yields exactly one output row, in input order, whatever the thread
 //! count.
 //!
-//! - [`core`]: pure puzzle logic (grids, bit sets, the exact solver); no I/O, no threads.
+//! - [`core`]: pure puzzle logic (grids, bit sets, the exact solvers, the geometry of each
+//!   grid shape and the one logic engine over it); no I/O, no threads.
 //! - [`io`]: input sources, record formats, row encodings and output sinks.
 //! - [`pipeline`]: rayon fan-out in ordered windows, progress and summaries.
 //! - [`cli`] and [`config`]: the command line and the validated settings built from it.
