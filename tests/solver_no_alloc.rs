@@ -81,7 +81,10 @@ fn the_shape_solver_allocates_nothing_per_puzzle() {
         }
     });
     assert_eq!(n, 0, "allocations while solving");
-    assert!(counted > puzzles.len() as u64, "the puzzles were really solved");
+    assert!(
+        counted > puzzles.len() as u64,
+        "the puzzles were really solved"
+    );
 }
 
 #[test]
