@@ -13,32 +13,24 @@ use rand_xoshiro::rand_core::Rng;
 use crate::core::samurai::solver::below;
 
 const ALL: u128 = (1u128 << 81) - 1;
+/// The cells not in column `col` (0-8).
+const fn not_col(col: usize) -> u128 {
+    let mut m = 0u128;
+    let mut c = 0;
+    while c < 81 {
+        if c % 9 != col {
+            m |= 1 << c;
+        }
+        c += 1;
+    }
+    m
+}
 /// Cells not in column 0 (may receive a bit shifted one column right).
-const NOT_COL0: u128 = {
-    let mut m = 0u128;
-    let mut c = 0;
-    while c < 81 {
-        if c % 9 != 0 {
-            m |= 1 << c;
-        }
-        c += 1;
-    }
-    m
-};
+const NOT_COL0: u128 = not_col(0);
 /// Cells not in column 8 (may receive a bit shifted one column left).
-const NOT_COL8: u128 = {
-    let mut m = 0u128;
-    let mut c = 0;
-    while c < 81 {
-        if c % 9 != 8 {
-            m |= 1 << c;
-        }
-        c += 1;
-    }
-    m
-};
+const NOT_COL8: u128 = not_col(8);
 
-/// Moves attempted per layout (about a third succeed).
+/// Moves attempted per layout (a move is undone when a region would come apart).
 const MOVES: usize = 600;
 
 /// The orthogonal neighbours of the cells of `m`.
