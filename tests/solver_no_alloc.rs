@@ -11,15 +11,19 @@ use common::alloc::{Counting, allocations};
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-#[test]
-fn solving_allocates_nothing_per_puzzle() {
-    // Parse everything first: only the solving is measured.
-    let text = include_str!("../data/golden_solver.txt");
-    let puzzles: Vec<Grid> = text
+/// The puzzles of the golden file (unique, multiple, unsolvable, conflicting, empty).
+fn golden_puzzles() -> Vec<Grid> {
+    include_str!("../data/golden_solver.txt")
         .lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty())
         .map(|l| l[..81].parse().unwrap())
-        .collect();
+        .collect()
+}
+
+#[test]
+fn solving_allocates_nothing_per_puzzle() {
+    // Parse everything first: only the solving is measured.
+    let puzzles = golden_puzzles();
     let excluded = [
         (Cell::new(0), Digit::new(1)),
         (Cell::new(40), Digit::new(5)),
@@ -50,12 +54,7 @@ fn solving_allocates_nothing_per_puzzle() {
 fn the_shape_solver_allocates_nothing_per_puzzle() {
     use sudoku_batch::core::geometry::{self, Geometry};
     use sudoku_batch::core::solver::ShapeSolver;
-    let text = include_str!("../data/golden_solver.txt");
-    let puzzles: Vec<Grid> = text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-        .map(|l| l[..81].parse().unwrap())
-        .collect();
+    let puzzles = golden_puzzles();
     let boxes: [u8; 81] = std::array::from_fn(|c| (c / 27 * 3 + c % 9 / 3) as u8);
     let jigsaw = Geometry::new_jigsaw(&boxes).expect("the boxes");
     let mut solver = ShapeSolver::new();

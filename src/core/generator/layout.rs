@@ -10,7 +10,7 @@
 
 use rand_xoshiro::rand_core::Rng;
 
-use crate::core::samurai::solver::below;
+use crate::core::generator::rng::below;
 
 const ALL: u128 = (1u128 << 81) - 1;
 /// The cells not in column `col` (0-8).

@@ -105,6 +105,16 @@ impl PuzzleRng {
     }
 }
 
+/// A uniform integer in `0..n` (`n >= 1`) from the top bits of one 64-bit draw of any
+/// generator (Lemire's multiply-shift without the rejection step of [`PuzzleRng::below`]; the
+/// bias is below 2^-59 for the small `n` used here). The Samurai generator, the variant
+/// generator, Jigsaw layouts and the variant solver's random fill draw with it. Written out
+/// so the stream of values never depends on a library's sampling algorithm.
+#[inline]
+pub(crate) fn below<R: Rng>(rng: &mut R, n: u32) -> u32 {
+    (((rng.next_u64() >> 32) * n as u64) >> 32) as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,10 +17,10 @@
 use rand_xoshiro::rand_core::Rng;
 
 use super::symmetry::Symmetry;
+use crate::core::generator::rng::below;
 use crate::core::geometry::{Geometry, S81};
 use crate::core::grid::Grid;
 use crate::core::index::{Cell, Digit};
-use crate::core::samurai::solver::below;
 use crate::core::solver::{ShapeSolver, SolveOutcome};
 
 /// Guesses allowed for filling an empty grid. X and Windoku grids fill with a handful; a

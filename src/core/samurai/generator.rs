@@ -18,8 +18,9 @@ use std::str::FromStr;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::{SplitMix64, Xoshiro256PlusPlus};
 
-use super::solver::{SamuraiOutcome, SamuraiSolver, below};
+use super::solver::{SamuraiOutcome, SamuraiSolver};
 use super::{SamuraiCell, SamuraiGrid};
+use crate::core::generator::rng::below;
 
 /// Symmetries of the 21x21 layout that generated clue patterns can keep. The names are those
 /// of the classic generator.

@@ -33,6 +33,7 @@
 use rand::Rng;
 
 use super::{SamuraiCell, SamuraiGrid};
+use crate::core::generator::rng::below;
 use crate::core::index::Digit;
 
 /// Band words per plane.
@@ -874,14 +875,6 @@ impl SamuraiSolver {
         }
         None
     }
-}
-
-/// A uniform integer in `0..n` (`n >= 1`) from the top bits of one 64-bit draw (Lemire's
-/// multiply-shift; the bias is below 2^-59 for the small `n` used here). Written out so the
-/// stream of values never depends on a library's sampling algorithm.
-#[inline]
-pub(crate) fn below<R: Rng>(rng: &mut R, n: u32) -> u32 {
-    (((rng.next_u64() >> 32) * n as u64) >> 32) as u32
 }
 
 #[cfg(test)]

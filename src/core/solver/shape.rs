@@ -30,7 +30,7 @@ use crate::core::grid::Grid;
 use rand_xoshiro::rand_core::Rng;
 
 use super::SolveOutcome;
-use crate::core::samurai::solver::below;
+use crate::core::generator::rng::below;
 
 const ALL: u128 = (1u128 << 81) - 1;
 /// At most this many houses (classic 27, X 29, Windoku 31, Jigsaw 27).

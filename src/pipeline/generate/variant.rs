@@ -18,13 +18,13 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::config::GenerateConfig;
 use crate::core::family::Family;
 use crate::core::generator::layout::random_layout;
+use crate::core::generator::rng::below;
 use crate::core::generator::variant::VariantGenerator;
 use crate::core::generator::{ErRange, ErScore, Symmetry, SymmetryChoice};
 use crate::core::geometry::{Geometry, S81, S369, Shape};
 use crate::core::grader::{Grader, Outcome, Rating};
 use crate::core::jigsaw;
 use crate::core::samurai::generator::rng_for;
-use crate::core::samurai::solver::below;
 use crate::core::samurai::{SamuraiGenerator, SamuraiSymmetry};
 use crate::io::{Field, RowEncoder};
 use crate::pipeline::engine::Block;
@@ -213,9 +213,9 @@ impl<M: VariantMaker> PuzzleWorker for VariantWorker<M> {
                         "puzzle {index}: no {} grid could be completed{}",
                         target.shape.name(),
                         if target.regions.is_some() {
-                            " on the --regions layout (it has no solution grid)"
+                            " on the --regions layout (it has no solution grid)".to_string()
                         } else {
-                            " on 20 random layouts"
+                            format!(" on {LAYOUT_TRIES} random layouts")
                         }
                     ),
                 });
