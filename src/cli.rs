@@ -234,9 +234,11 @@ pub struct GenerateArgs {
     pub minimal: bool,
 
     /// Candidates to try for one puzzle before the run stops with an error saying the
-    /// target is too narrow.
-    #[arg(long, value_name = "N", default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_attempts: u64,
+    /// target is too narrow [default: 200000]. Without it, a --variant target that no
+    /// candidate comes near (within 1.0 of ER) stops early, after about ten seconds of
+    /// grading; give it to insist.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_attempts: Option<u64>,
 
     /// With --level or --er: try fresh candidates only, rejecting those off target, instead
     /// of steering by local search around near misses (for comparison; slower for rare
@@ -699,7 +701,7 @@ mod tests {
         assert_eq!(g.symmetry, SymmetryArg::None);
         assert!(!g.no_grade && !g.minimal && !g.run.no_header && !g.run.quiet && !g.blind);
         assert!(g.level.is_none() && g.er.is_none() && g.clues.is_none());
-        assert_eq!(g.max_attempts, 200_000);
+        assert_eq!(g.max_attempts, None);
         assert_eq!(g.grade_budget, None);
         assert!(g.run.output.is_none() && g.shard.is_none() && g.run.summary_json.is_none());
         assert_eq!(g.variant, VariantArg::Classic);
@@ -745,7 +747,7 @@ mod tests {
         assert_eq!(g.symmetry, SymmetryArg::Rot90);
         assert_eq!(g.clues, Some((22, 26)));
         assert!(g.minimal && g.run.no_header && g.run.quiet);
-        assert_eq!((g.max_attempts, g.grade_budget), (99, Some(5000)));
+        assert_eq!((g.max_attempts, g.grade_budget), (Some(99), Some(5000)));
         assert_eq!(g.run.output, Some(PathBuf::from("out.csv")));
         assert_eq!(g.run.format, FormatArg::Jsonl);
         assert_eq!(g.shard, Some(Shard { index: 1, count: 3 }));

@@ -396,7 +396,7 @@ impl GenerateConfig {
                 max_clues,
                 minimal: a.minimal,
                 er,
-                max_attempts: a.max_attempts,
+                max_attempts: a.max_attempts.unwrap_or(DEFAULT_MAX_ATTEMPTS),
                 steer: !a.blind,
             },
             output: output_spec(&a.run.output),
@@ -410,6 +410,15 @@ impl GenerateConfig {
         })
     }
 }
+
+/// Candidates per puzzle when `--max-attempts` is not given.
+pub const DEFAULT_MAX_ATTEMPTS: u64 = 200_000;
+
+/// Grading work (units of about 50 ns: about ten seconds of one core) after which a
+/// variant puzzle whose candidates never came within
+/// [`NEAR_MISS`](crate::core::generator::target::NEAR_MISS) of the ER range stops
+/// the run, when `--max-attempts` is not given.
+pub const GIVE_UP_WORK: u64 = 200_000_000;
 
 /// The target of `generate --variant samurai|x|windoku|jigsaw`; options these generators
 /// cannot honour are usage errors.
@@ -454,7 +463,8 @@ fn variant_target(
         shape: a.variant.shape(),
         symmetry,
         er,
-        max_attempts: a.max_attempts,
+        max_attempts: a.max_attempts.unwrap_or(DEFAULT_MAX_ATTEMPTS),
+        give_up_work: a.max_attempts.is_none().then_some(GIVE_UP_WORK),
         regions,
     })
 }

@@ -10,6 +10,7 @@ use sudoku_batch::cli::{Cli, Command};
 use sudoku_batch::config::{
     BenchConfig, ExplainConfig, GenerateConfig, MinimizeConfig, SolveConfig,
 };
+use sudoku_batch::core::Cancel;
 use sudoku_batch::core::generator::Unrated;
 use sudoku_batch::core::geometry::Shape;
 use sudoku_batch::pipeline::generate::variant::{GridMaker, SamuraiMaker, VariantWorker};
@@ -46,21 +47,21 @@ fn main() -> ExitCode {
             let interrupt = install_signal_handlers();
             let result = if let Some(target) = cfg.variant {
                 if target.shape == Shape::Samurai {
-                    let make = || VariantWorker::<SamuraiMaker>::new(target);
+                    let make = |c| VariantWorker::<SamuraiMaker>::new(target, c);
                     pipeline::generate::run(&cfg, make, interrupt)
                 } else {
-                    let make = || VariantWorker::<GridMaker>::new(target);
+                    let make = |c| VariantWorker::<GridMaker>::new(target, c);
                     pipeline::generate::run(&cfg, make, interrupt)
                 }
             } else if cfg.grade {
                 let budget = cfg.grade_budget;
                 pipeline::generate::run(
                     &cfg,
-                    || GenerateWorker::new(Graded::new(budget)),
+                    |c| GenerateWorker::new(Graded::new(budget), c),
                     interrupt,
                 )
             } else {
-                pipeline::generate::run(&cfg, || GenerateWorker::new(Unrated), interrupt)
+                pipeline::generate::run(&cfg, |c| GenerateWorker::new(Unrated, c), interrupt)
             };
             report(result, "generate", cfg.quiet, cfg.summary_json.as_deref())
         }
@@ -82,9 +83,16 @@ fn main() -> ExitCode {
                 Ok(c) => c,
                 Err(e) => return fail(&e),
             };
-            match pipeline::explain::run(&cfg) {
-                Ok(text) => {
-                    print!("{text}");
+            let interrupt = install_signal_handlers();
+            match pipeline::explain::run(&cfg, Cancel::from_flag(&interrupt)) {
+                Ok(e) => {
+                    print!("{}", e.text);
+                    if e.interrupted {
+                        eprintln!(
+                            "sudoku-batch: interrupted; the steps above are those found so far"
+                        );
+                        return ExitCode::from(EXIT_INTERRUPTED);
+                    }
                     ExitCode::SUCCESS
                 }
                 Err(e) => fail(&e),
@@ -95,7 +103,8 @@ fn main() -> ExitCode {
                 Ok(c) => c,
                 Err(e) => return fail(&e),
             };
-            match pipeline::bench::run(&cfg) {
+            let interrupt = install_signal_handlers();
+            match pipeline::bench::run(&cfg, Cancel::from_flag(&interrupt)) {
                 Ok(report) => {
                     let text = if args.json {
                         serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"
@@ -103,6 +112,14 @@ fn main() -> ExitCode {
                         report.text()
                     };
                     print!("{text}");
+                    if report.interrupted {
+                        eprintln!(
+                            "sudoku-batch: interrupted after {} of {} files",
+                            report.files.len(),
+                            cfg.files.len()
+                        );
+                        return ExitCode::from(EXIT_INTERRUPTED);
+                    }
                     ExitCode::SUCCESS
                 }
                 Err(e) => fail(&e),

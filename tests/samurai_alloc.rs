@@ -2,6 +2,9 @@
 //! counting global allocator watches them, on the test's own thread only: the test harness
 //! allocates on other threads).
 
+use std::sync::atomic::AtomicU64;
+
+use sudoku_batch::core::Cancel;
 use sudoku_batch::core::geometry::{self, S369};
 use sudoku_batch::core::grader::{Grader, Rating, default_budget};
 use sudoku_batch::core::samurai::{
@@ -94,16 +97,17 @@ fn the_generate_worker_allocates_nothing_per_puzzle_once_warm() {
     let cfg = GenerateConfig::from_args(&args).expect("config");
     let target = cfg.variant.expect("a samurai target");
     let enc = RowEncoder::new(cfg.format, GENERATE_COLUMNS.to_vec());
-    let mut worker = VariantWorker::<SamuraiMaker>::new(target);
+    let mut worker = VariantWorker::<SamuraiMaker>::new(target, Cancel::NEVER);
+    let none_failed = AtomicU64::new(u64::MAX);
     let mut block = Block::<GenerateStats>::default();
     // Warm up: the row buffers reach their size.
     for i in 0..2 {
-        worker.process(i, &cfg, &enc, &mut block);
+        worker.process(i, &cfg, &enc, &mut block, &none_failed);
         block.out.clear();
     }
     let n = allocations(|| {
         for i in 2..5 {
-            worker.process(i, &cfg, &enc, &mut block);
+            worker.process(i, &cfg, &enc, &mut block, &none_failed);
             block.out.clear();
         }
     });

@@ -233,3 +233,45 @@ fn a_fixed_layout_and_bad_layouts() {
     let error = col(&rows, "error");
     assert!(error[0].contains("region"), "{error:?}");
 }
+
+#[test]
+fn a_target_no_candidate_comes_near_stops_early_unless_attempts_are_given() {
+    // Minimal X puzzles are never easy: no candidate comes within 1.0 of ER 1.5.
+    let o = run(&[
+        "generate",
+        "--variant",
+        "x",
+        "-n",
+        "3",
+        "--level",
+        "easy",
+        "--seed",
+        "4",
+        "-j2",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("puzzle 0: ER in 0.0..1.5 looks out of reach for x puzzles")
+            && err.contains("the closest ER was 4.5")
+            && err.contains("--max-attempts"),
+        "{err}"
+    );
+    // Given --max-attempts, it draws them all.
+    let o = run(&[
+        "generate",
+        "--variant",
+        "x",
+        "-n",
+        "1",
+        "--level",
+        "easy",
+        "--seed",
+        "4",
+        "--max-attempts",
+        "60",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("in 60 attempts"), "{err}");
+}

@@ -9,6 +9,7 @@
 
 use std::fmt;
 
+use super::cancel::Cancel;
 use super::generator::Generator;
 use super::geometry::{self, Geometry, S81, S369, Shape, Size};
 use super::grid::Grid;
@@ -50,6 +51,10 @@ pub trait Family: Size {
         limit: u32,
         out: &mut Solved<Self>,
     );
+
+    /// Makes `solver`'s later searches (solving and minimizing) give up soon after
+    /// `cancel` is set; their results are then partial, to be thrown away.
+    fn set_cancel(solver: &mut Self::Solver, cancel: Cancel);
 
     /// Appends the one-line text form (81 or 405 characters, `.` for empty cells).
     fn write_line(grid: &Self::Grid, out: &mut Vec<u8>);
@@ -129,6 +134,12 @@ impl Family for S81 {
 
     fn grid(values: &[u8; 81]) -> Grid {
         Grid::from_values(*values).unwrap_or_default()
+    }
+
+    fn set_cancel(s: &mut Solvers81, cancel: Cancel) {
+        s.classic.set_cancel(cancel);
+        s.shape.set_cancel(cancel);
+        s.generator.set_cancel(cancel);
     }
 
     fn solve(
@@ -211,6 +222,10 @@ impl Family for S369 {
 
     fn grid(values: &[u8; 369]) -> SamuraiGrid {
         SamuraiGrid::from_values(*values).unwrap_or_default()
+    }
+
+    fn set_cancel(s: &mut Solvers369, cancel: Cancel) {
+        s.solver.set_cancel(cancel);
     }
 
     fn solve(

@@ -33,6 +33,7 @@
 
 use std::fmt;
 
+use super::cancel::Cancel;
 use super::geometry::{self, Arr, CellBits, Geometry, S81, Size};
 use super::grid::Grid;
 use super::index::{Cell, Digit};
@@ -200,6 +201,9 @@ pub enum Outcome {
     /// No implemented technique applies (the next step needs a chaining level that is not
     /// implemented, or is beyond all of them): lower bounds.
     Stuck,
+    /// A stop was requested ([`Grader::set_cancel`]) before the end: lower bounds, and a
+    /// result to throw away.
+    Interrupted,
     /// A step contradicted the known solution, or the givens are contradictory (a puzzle
     /// without a unique solution, since uniqueness techniques assume one): no rating.
     Invalid,
@@ -348,6 +352,7 @@ pub struct Grader<S: Size = S81> {
     chains: ChainScratch<S>,
     step: Step<S>,
     solution: [S::Set; 9],
+    cancel: Cancel,
 }
 
 impl<S: Size> Default for Grader<S> {
@@ -414,7 +419,14 @@ impl<S: Size> Grader<S> {
             chains: ChainScratch::new(),
             step: Step::default(),
             solution: [S::Set::EMPTY; 9],
+            cancel: Cancel::NEVER,
         }
+    }
+
+    /// Makes every later rating stop within a few milliseconds once `cancel` is set; such
+    /// a rating ends as [`Outcome::Interrupted`].
+    pub fn set_cancel(&mut self, cancel: Cancel) {
+        self.cancel = cancel;
     }
 
     /// Rates the puzzle with these `values` (0 for an empty cell) on geometry `g` within
@@ -522,7 +534,7 @@ impl<S: Size> Grader<S> {
         record: &mut dyn FnMut(&Step<S>),
     ) {
         *out = Rating::default();
-        let mut budget = Budget::new(limit);
+        let mut budget = Budget::new(limit).with_cancel(self.cancel);
         if givens_conflict(g, values) {
             out.outcome = Outcome::Invalid;
             return;
@@ -553,6 +565,7 @@ impl<S: Size> Grader<S> {
                 // Everything before the producer that stopped found nothing, so the next
                 // step rates at least that producer's base.
                 break match halt {
+                    Halt::Exhausted(_) if budget.cancelled() => Outcome::Interrupted,
                     Halt::Exhausted(p) => {
                         floor = p.base_rating();
                         Outcome::BudgetExhausted

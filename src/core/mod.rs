@@ -4,6 +4,7 @@
 //! the memory and pass it in.
 
 pub mod bitboard;
+pub mod cancel;
 pub mod family;
 pub mod generator;
 pub mod geometry;
@@ -16,6 +17,7 @@ pub mod samurai;
 pub mod solver;
 
 pub use bitboard::{CellSet, DigitSet};
+pub use cancel::Cancel;
 pub use grid::{Conflict, Grid, ParseError, ParseErrorKind};
 pub use index::{Cell, Digit, House, HouseKind};
 pub use solver::{SolveOutcome, Solver};

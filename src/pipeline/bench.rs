@@ -9,6 +9,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::config::InputSpec;
+use crate::core::Cancel;
 use crate::core::family::{Family, Solved};
 use crate::core::geometry::{Geometry, Shape};
 use crate::core::grader::{Grader, Rating, givens_conflict};
@@ -102,8 +103,10 @@ pub struct BenchReport {
     pub grade_budget: Option<u64>,
     /// The crate version that ran.
     pub version: &'static str,
-    /// Per-file figures.
+    /// Per-file figures (with `interrupted`, those of the files measured in full).
     pub files: Vec<FileBench>,
+    /// True when Ctrl-C or SIGTERM stopped the run before every file was measured.
+    pub interrupted: bool,
 }
 
 /// A puzzle of family `F` as `bench` keeps it: its cells, and for Jigsaw its layout.
@@ -151,23 +154,31 @@ struct Scratch<F: Family> {
     /// Made on first use: a plain `bench` round does not pay for the grader's memory.
     grader: Option<Box<Grader<F>>>,
     rating: Rating,
+    cancel: Cancel,
 }
 
 impl<F: Family> Scratch<F> {
-    fn new(shape: Shape) -> Scratch<F> {
+    fn new(shape: Shape, cancel: Cancel) -> Scratch<F> {
+        let mut solver = F::Solver::default();
+        F::set_cancel(&mut solver, cancel);
         Scratch {
             geo: F::geometry(shape),
-            solver: F::Solver::default(),
+            solver,
             out: Solved::default(),
             grader: None,
             rating: Rating::default(),
+            cancel,
         }
     }
 
-    /// Solves (and grades) `chunk`, as `solve` does per record.
+    /// Solves (and grades) `chunk`, as `solve` does per record; stops early (with a
+    /// partial tally) once a stop is requested.
     fn run(&mut self, chunk: &[Loaded<F>], limit: u32, grade: Option<u64>) -> Tally {
         let mut t = Tally::default();
         for (p, layout) in chunk {
+            if self.cancel.requested() {
+                break;
+            }
             if let Some(r) = layout {
                 F::set_layout(&mut self.geo, r);
             }
@@ -177,7 +188,12 @@ impl<F: Family> Scratch<F> {
             if let Some(budget) = grade
                 && self.out.count == 1
             {
-                let grader = self.grader.get_or_insert_with(|| Box::new(Grader::new()));
+                let cancel = self.cancel;
+                let grader = self.grader.get_or_insert_with(|| {
+                    let mut g = Box::new(Grader::new());
+                    g.set_cancel(cancel);
+                    g
+                });
                 grader.rate_values(
                     &self.geo,
                     F::values(p),
@@ -200,41 +216,64 @@ fn solve_all<F: Family>(
     limit: u32,
     grade: Option<u64>,
     pool: &rayon::ThreadPool,
+    cancel: Cancel,
 ) -> Tally {
     if pool.current_num_threads() == 1 {
-        return Scratch::<F>::new(shape).run(puzzles, limit, grade);
+        return Scratch::<F>::new(shape, cancel).run(puzzles, limit, grade);
     }
     let chunk = if F::CELLS > 81 { 64 } else { 256 };
     pool.install(|| {
         puzzles
             .par_chunks(chunk)
-            .map_init(|| Scratch::<F>::new(shape), |s, c| s.run(c, limit, grade))
+            .map_init(
+                || Scratch::<F>::new(shape, cancel),
+                |s, c| s.run(c, limit, grade),
+            )
             .reduce(Tally::default, Tally::add)
     })
 }
 
-/// Runs the benchmark.
-pub fn run(cfg: &BenchConfig) -> Result<BenchReport, Error> {
-    dispatch!(cfg.shape, F => run_family::<F>(cfg))
+/// Runs the benchmark. Once `cancel` is set the run stops within milliseconds and reports
+/// the files measured in full (`interrupted` set).
+pub fn run(cfg: &BenchConfig, cancel: Cancel) -> Result<BenchReport, Error> {
+    dispatch!(cfg.shape, F => run_family::<F>(cfg, cancel))
 }
 
-fn run_family<F: ReadRecord>(cfg: &BenchConfig) -> Result<BenchReport, Error> {
+fn run_family<F: ReadRecord>(cfg: &BenchConfig, cancel: Cancel) -> Result<BenchReport, Error> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
         .build()
         .map_err(|e| Error::Usage(format!("cannot start worker threads: {e}")))?;
     let mut files = Vec::new();
-    for spec in &cfg.files {
+    let mut interrupted = false;
+    'files: for spec in &cfg.files {
         // Puzzles are read before the clock starts; a round solves them all once.
         let (puzzles, skipped) = load_puzzles::<F>(spec, cfg.shape)?;
         let n_puzzles = puzzles.len();
-        let solve = || solve_all::<F>(cfg.shape, &puzzles, cfg.limit, cfg.grade_budget, &pool);
+        let solve = || {
+            let t = solve_all::<F>(
+                cfg.shape,
+                &puzzles,
+                cfg.limit,
+                cfg.grade_budget,
+                &pool,
+                cancel,
+            );
+            // A round cut short measures nothing.
+            (!cancel.requested()).then_some(t)
+        };
         // One untimed warm-up round (caches, page faults, CPU frequency).
-        let tally = solve();
+        let Some(tally) = solve() else {
+            interrupted = true;
+            break;
+        };
         let mut rates = Vec::with_capacity(cfg.rounds);
         for _ in 0..cfg.rounds.max(1) {
             let t = Instant::now();
-            let r = solve();
+            let Some(r) = solve() else {
+                interrupted = true;
+                break 'files;
+            };
             let secs = t.elapsed().as_secs_f64().max(1e-9);
             debug_assert_eq!(r, tally);
             rates.push(n_puzzles as f64 / secs);
@@ -264,6 +303,7 @@ fn run_family<F: ReadRecord>(cfg: &BenchConfig) -> Result<BenchReport, Error> {
         grade_budget: cfg.grade_budget,
         version: env!("CARGO_PKG_VERSION"),
         files,
+        interrupted,
     })
 }
 
@@ -300,6 +340,9 @@ impl BenchReport {
                 t.push_str(&format!(" {:>10} {:>12}", f.graded, f.lower_bounds));
             }
             t.push('\n');
+        }
+        if self.interrupted {
+            t.push_str("interrupted: the files above were measured in full, the rest not\n");
         }
         t
     }

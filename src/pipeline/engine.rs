@@ -21,6 +21,7 @@ use std::thread::JoinHandle;
 
 use rayon::prelude::*;
 
+use crate::core::Cancel;
 use crate::io::Sink;
 
 /// Most items per block: small enough to balance load across workers, large enough that
@@ -107,19 +108,21 @@ pub struct Engine<W> {
 
 impl<W: Send> Engine<W> {
     /// A pool of `threads` workers (0: rayon's default, which honours `RAYON_NUM_THREADS`),
-    /// each with scratch made by `make`.
+    /// each with scratch made by `make`, which gets the run's [`Cancel`] token (set with
+    /// `interrupt`) for the long searches inside one item.
     pub fn new(
         threads: usize,
         interrupt: Arc<AtomicBool>,
-        make: impl Fn() -> W,
+        make: impl Fn(Cancel) -> W,
     ) -> io::Result<Engine<W>> {
+        let cancel = Cancel::from_flag(&interrupt);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .thread_name(|i| format!("sudoku-worker-{i}"))
             .build()
             .map_err(io::Error::other)?;
         let workers = (0..pool.current_num_threads())
-            .map(|_| Mutex::new(make()))
+            .map(|_| Mutex::new(make(cancel)))
             .collect();
         Ok(Engine {
             pool,
@@ -171,6 +174,12 @@ impl<W: Send> Engine<W> {
                     if r.is_err() {
                         block.out.truncate(mark);
                         on_panic(i, block);
+                    }
+                    // An item may have stopped half way for the interrupt (its row is then
+                    // not to be trusted): the block is left undone and nothing of it is
+                    // written.
+                    if interrupt.load(Ordering::Relaxed) {
+                        return;
                     }
                 }
                 block.done = true;
@@ -310,7 +319,7 @@ mod tests {
 
     #[test]
     fn small_windows_are_cut_into_blocks_for_every_worker() {
-        let engine = Engine::new(2, Arc::new(AtomicBool::new(false)), || ()).unwrap();
+        let engine = Engine::new(2, Arc::new(AtomicBool::new(false)), |_| ()).unwrap();
         for n in [1, 2, 7, 60, 64, 200, 5000] {
             let mut blocks: Vec<Block<u32>> = Vec::new();
             engine.run(

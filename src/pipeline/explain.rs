@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use crate::config::{ExplainConfig, ExplainFormat, ExplainSource};
+use crate::core::Cancel;
 use crate::core::family::{Family, Solved};
 use crate::core::geometry::{Geometry, Shape};
 use crate::core::grader::{Grader, Outcome, Rating};
@@ -38,6 +39,7 @@ fn outcome_name(o: Outcome) -> &'static str {
         Outcome::Complete => "complete",
         Outcome::BudgetExhausted => "budget-exhausted",
         Outcome::Stuck => "stuck",
+        Outcome::Interrupted => "interrupted",
         Outcome::Invalid => "invalid",
     }
 }
@@ -115,12 +117,22 @@ fn load<F: ReadRecord>(source: &ExplainSource, geo: &mut Geometry<F>) -> Result<
     }
 }
 
-/// Runs `explain` and returns the text to print.
-pub fn run(cfg: &ExplainConfig) -> Result<String, Error> {
-    dispatch!(cfg.shape, F => run_family::<F>(cfg))
+/// What `explain` made: the text to print, and whether a stop request cut it short (the
+/// text then shows the steps found so far).
+#[derive(Clone, Debug)]
+pub struct Explained {
+    /// The explanation (text or JSON).
+    pub text: String,
+    /// True when the grading was interrupted.
+    pub interrupted: bool,
 }
 
-fn run_family<F: ReadRecord>(cfg: &ExplainConfig) -> Result<String, Error> {
+/// Runs `explain`; `cancel` stops the grading early (within milliseconds).
+pub fn run(cfg: &ExplainConfig, cancel: Cancel) -> Result<Explained, Error> {
+    dispatch!(cfg.shape, F => run_family::<F>(cfg, cancel))
+}
+
+fn run_family<F: ReadRecord>(cfg: &ExplainConfig, cancel: Cancel) -> Result<Explained, Error> {
     let mut geo = F::geometry(cfg.shape);
     let puzzle = load::<F>(&cfg.source, &mut geo)?;
     if let Some(msg) = puzzle.conflict {
@@ -136,6 +148,7 @@ fn run_family<F: ReadRecord>(cfg: &ExplainConfig) -> Result<String, Error> {
         )));
     }
     let mut grader: Grader<F> = Grader::new();
+    grader.set_cancel(cancel);
     let mut steps: Vec<Step<F>> = Vec::new();
     let r = grader.explain_values(
         &geo,
@@ -144,9 +157,13 @@ fn run_family<F: ReadRecord>(cfg: &ExplainConfig) -> Result<String, Error> {
         cfg.budget,
         &mut steps,
     );
-    Ok(match cfg.format {
+    let text = match cfg.format {
         ExplainFormat::Text => text(&geo, &puzzle, &steps, &r),
         ExplainFormat::Json => json(&geo, &puzzle, &sol.solution, &steps, &r),
+    };
+    Ok(Explained {
+        text,
+        interrupted: r.outcome == Outcome::Interrupted,
     })
 }
 
@@ -182,6 +199,9 @@ fn text<F: Family>(geo: &Geometry<F>, p: &Loaded<F>, steps: &[Step<F>], r: &Rati
         }
         Outcome::Stuck => t.push_str(
             "No implemented technique applies: the ratings marked >= are lower bounds.\n",
+        ),
+        Outcome::Interrupted => t.push_str(
+            "Interrupted (Ctrl-C or SIGTERM) before the end: the ratings marked >= are lower bounds.\n",
         ),
         Outcome::Invalid => t.push_str("Grading failed: a step contradicted the solution.\n"),
         Outcome::Complete => {}

@@ -14,6 +14,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::config::MinimizeConfig;
+use crate::core::Cancel;
 use crate::core::family::Solved;
 use crate::core::geometry::{Geometry, Shape};
 use crate::error::Error;
@@ -81,11 +82,13 @@ pub struct MinimizeWorker<F: ReadRecord> {
 }
 
 impl<F: ReadRecord> MinimizeWorker<F> {
-    /// A worker for `shape`.
-    pub fn new(shape: Shape) -> MinimizeWorker<F> {
+    /// A worker for `shape` whose solver gives up soon after `cancel` is set.
+    pub fn new(shape: Shape, cancel: Cancel) -> MinimizeWorker<F> {
+        let mut solver = F::Solver::default();
+        F::set_cancel(&mut solver, cancel);
         MinimizeWorker {
             geo: F::geometry(shape),
-            solver: F::Solver::default(),
+            solver,
             solved: Solved::default(),
             message: String::new(),
             puzzle: Vec::with_capacity(405),
@@ -318,7 +321,7 @@ fn run_family<F: ReadRecord>(
         source,
         None,
         header,
-        || MinimizeWorker::<F>::new(cfg.shape),
+        |cancel| MinimizeWorker::<F>::new(cfg.shape, cancel),
         interrupt,
     )?;
     let secs = start.elapsed().as_secs_f64();

@@ -22,6 +22,7 @@ use std::time::Instant;
 
 use crate::cli::Shard;
 use crate::config::{InputFormat, InputSpec, OutputSpec};
+use crate::core::Cancel;
 use crate::error::Error;
 use crate::io::records::{self, MAX_RECORD, Record, RecordFormat, Splitter};
 use crate::io::{Sink, Source};
@@ -230,14 +231,14 @@ pub(crate) fn fill_for_detection(source: &mut Source) -> std::io::Result<()> {
 /// Runs `job` over every record of `source` (the input `run.input` names, already opened).
 /// The rows go to `sink`, or when it is `None` to `run.output` (opened only after the
 /// input has been read successfully), after the `header` bytes (written only by shard 0).
-/// `make` builds each worker's scratch.
+/// `make` builds each worker's scratch, given the run's [`Cancel`] token.
 pub fn run_records<J: RecordJob>(
     run: &RecordRun<'_>,
     job: &J,
     mut source: Source,
     sink: Option<Sink>,
     header: Vec<u8>,
-    make: impl Fn() -> J::Worker,
+    make: impl Fn(Cancel) -> J::Worker,
     interrupt: Arc<AtomicBool>,
 ) -> Result<RunOutcome<J::Stats>, Error> {
     let read_err = |e| read_error(run.input, e);

@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::config::SolveConfig;
+use crate::core::Cancel;
 use crate::core::family::{Family, Solved};
 use crate::core::geometry::{Geometry, Shape};
 use crate::core::grader::{Grader, Outcome, Rating};
@@ -75,13 +76,18 @@ pub struct SolveWorker<F: ReadRecord> {
 }
 
 impl<F: ReadRecord> SolveWorker<F> {
-    /// A worker for `shape` (a shape of family `F`).
-    pub fn new(shape: Shape) -> SolveWorker<F> {
+    /// A worker for `shape` (a shape of family `F`) whose solver and grader give up soon
+    /// after `cancel` is set.
+    pub fn new(shape: Shape, cancel: Cancel) -> SolveWorker<F> {
+        let mut solver = F::Solver::default();
+        F::set_cancel(&mut solver, cancel);
+        let mut grader = Grader::new();
+        grader.set_cancel(cancel);
         SolveWorker {
             geo: F::geometry(shape),
-            solver: F::Solver::default(),
+            solver,
             solved: Solved::default(),
-            grader: Grader::new(),
+            grader,
             rating: Rating::default(),
             message: String::new(),
             puzzle: Vec::with_capacity(405),
@@ -471,7 +477,7 @@ fn run_family<F: ReadRecord>(
         source,
         sink,
         header,
-        || SolveWorker::<F>::new(cfg.shape),
+        |cancel| SolveWorker::<F>::new(cfg.shape, cancel),
         interrupt,
     )?;
     // Only a completed run is not marked interrupted (a closed pipe counts as one).

@@ -51,6 +51,7 @@ pub use rng::PuzzleRng;
 pub use symmetry::{Orbit, Symmetry, SymmetryChoice, UnknownSymmetry};
 pub use target::{ErRange, ErScore, GenerateError, Rejections, Target};
 
+use super::cancel::Cancel;
 use super::grid::Grid;
 use super::solver::{SolveOutcome, Solver};
 
@@ -103,11 +104,19 @@ pub struct Generator {
     solver: Solver,
     outcome: SolveOutcome,
     sets: unavoidable::UnavoidableSets,
+    cancel: Cancel,
 }
 
 impl Generator {
     /// A generator ready to use.
     pub fn new() -> Generator {
         Generator::default()
+    }
+
+    /// Makes [`Generator::generate`] stop between candidates soon after `cancel` is set
+    /// (with a [`GenerateError`] whose `interrupted` is true), and its solver give up.
+    pub fn set_cancel(&mut self, cancel: Cancel) {
+        self.cancel = cancel;
+        self.solver.set_cancel(cancel);
     }
 }

@@ -178,12 +178,22 @@ pub struct GenerateError {
     pub closest: Option<ErScore>,
     /// The target that was not met.
     pub target: Target,
+    /// True when the attempts stopped because a stop was requested, not because the
+    /// target was out of reach.
+    pub interrupted: bool,
 }
 
 impl fmt::Display for GenerateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let t = &self.target;
         let r = &self.rejections;
+        if self.interrupted {
+            return write!(
+                f,
+                "puzzle {}: interrupted after {} attempts",
+                self.index, self.attempts
+            );
+        }
         write!(
             f,
             "puzzle {}: no candidate met the target in {} attempts",
@@ -263,7 +273,12 @@ impl Generator {
         let mut current: Option<(Candidate, u16)> = None;
         let mut stale = 0u32;
         let mut attempts = 0u64;
+        let mut interrupted = false;
         while attempts < target.max_attempts {
+            if self.cancel.requested() {
+                interrupted = true;
+                break;
+            }
             attempts += 1;
             let cand = match current {
                 Some((ref cur, _)) if steering && stale < RESTART_AFTER => {
@@ -341,6 +356,7 @@ impl Generator {
             rejections,
             closest: closest.map(|(_, s)| s),
             target: *target,
+            interrupted,
         })
     }
 

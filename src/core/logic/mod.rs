@@ -52,6 +52,7 @@
 use std::fmt;
 
 use super::bitboard::{CellSet, DigitSet};
+use super::cancel::Cancel;
 use super::geometry::{Arr, CellBits, Geometry, S81, Size};
 use super::grid::Grid;
 use super::index::{Cell, Digit};
@@ -635,35 +636,81 @@ impl<S: Size> Step<S> {
 /// development machine (one loop cell extended, one candidate combination tested, a chain
 /// implication followed); fixed-cost searches charge their measured average. When the budget
 /// is spent, searches give up and the grader reports a lower bound instead of a rating.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+///
+/// A budget may also watch a [`Cancel`] token: every [`Budget::CHECK_EVERY`] units (a few
+/// milliseconds) it looks at the token, and once a stop is requested it counts as spent, so
+/// every search gives up within those few milliseconds. Looking happens on the slow path
+/// of [`Budget::charge`] only, and never changes a rating that is not stopped.
+#[derive(Clone, Copy, Debug)]
 pub struct Budget {
     spent: u64,
     limit: u64,
+    /// `charge` takes the slow path once `spent` passes this: `limit`, or the next look at
+    /// the token.
+    next: u64,
+    cancel: Cancel,
+    cancelled: bool,
 }
 
 impl Budget {
     /// A budget that never runs out.
-    pub const UNLIMITED: Budget = Budget {
-        spent: 0,
-        limit: u64::MAX,
-    };
+    pub const UNLIMITED: Budget = Budget::new(u64::MAX);
+
+    /// Work units between two looks at the cancel token (about 3 ms).
+    pub const CHECK_EVERY: u64 = 1 << 16;
 
     /// A budget of `limit` work units.
     pub const fn new(limit: u64) -> Budget {
-        Budget { spent: 0, limit }
+        Budget {
+            spent: 0,
+            limit,
+            next: limit,
+            cancel: Cancel::NEVER,
+            cancelled: false,
+        }
     }
 
-    /// Charges `units`; returns false once the total exceeds the limit.
+    /// This budget, also spent as soon as `cancel` is set.
+    pub fn with_cancel(mut self, cancel: Cancel) -> Budget {
+        self.cancel = cancel;
+        self.next = self.limit.min(self.spent.saturating_add(Self::CHECK_EVERY));
+        self
+    }
+
+    /// Charges `units`; returns false once the total exceeds the limit (or a stop was
+    /// requested).
     #[inline]
     pub fn charge(&mut self, units: u64) -> bool {
         self.spent = self.spent.saturating_add(units);
-        self.spent <= self.limit
+        self.spent <= self.next || self.recheck()
     }
 
-    /// True when more than the limit has been charged.
+    /// The slow path of [`Budget::charge`]: past the limit, or time to look at the token.
+    #[cold]
+    fn recheck(&mut self) -> bool {
+        if self.spent > self.limit {
+            return false;
+        }
+        if self.cancel.requested() {
+            self.cancelled = true;
+            self.limit = 0;
+            self.next = 0;
+            return false;
+        }
+        self.next = self.limit.min(self.spent.saturating_add(Self::CHECK_EVERY));
+        true
+    }
+
+    /// True when more than the limit has been charged (or a stop was requested).
     #[inline]
     pub fn exhausted(&self) -> bool {
         self.spent > self.limit
+    }
+
+    /// True when the budget was spent by a stop request rather than by work.
+    #[inline]
+    pub fn cancelled(&self) -> bool {
+        self.cancelled
     }
 
     /// Units charged so far.

@@ -33,6 +33,7 @@
 use rand::Rng;
 
 use super::{SamuraiCell, SamuraiGrid};
+use crate::core::cancel::Cancel;
 use crate::core::generator::rng::below;
 use crate::core::index::Digit;
 
@@ -649,6 +650,7 @@ pub struct SamuraiSolver {
     solution: SamuraiGrid,
     sub_count: u32,
     sub_first: State,
+    cancel: Cancel,
 }
 
 impl Default for SamuraiSolver {
@@ -660,6 +662,7 @@ impl Default for SamuraiSolver {
             solution: SamuraiGrid::EMPTY,
             sub_count: 0,
             sub_first: State::START,
+            cancel: Cancel::NEVER,
         }
     }
 }
@@ -674,6 +677,22 @@ impl SamuraiSolver {
     /// A solver ready to use.
     pub fn new() -> SamuraiSolver {
         SamuraiSolver::default()
+    }
+
+    /// Makes every later search give up soon after `cancel` is set (its count is then
+    /// partial: throw it away).
+    pub fn set_cancel(&mut self, cancel: Cancel) {
+        self.cancel = cancel;
+    }
+
+    /// Counts a guess of [`SamuraiSolver::search`] or [`SamuraiSolver::search_grid`]; on a
+    /// stop request, a limit of 0 makes every pending search return at once.
+    #[inline]
+    fn count_guess(&mut self) {
+        self.guesses += 1;
+        if self.cancel.requested_at(self.guesses) {
+            self.limit = 0;
+        }
     }
 
     /// Solves `puzzle`, counting solutions up to `limit` (at least 1), and writes what it
@@ -804,7 +823,7 @@ impl SamuraiSolver {
                 self.search(state, mult);
                 return;
             }
-            self.guesses += 1;
+            self.count_guess();
             let mut next = state;
             next.place(p, d);
             self.search(next, mult);
@@ -835,7 +854,7 @@ impl SamuraiSolver {
                 self.search_grid(state, g);
                 return;
             }
-            self.guesses += 1;
+            self.count_guess();
             let mut next = state;
             next.place(p, d);
             self.search_grid(next, g);

@@ -65,6 +65,7 @@
 //! order of the search and the guesses, never the count or a unique solution.
 
 use super::State;
+use crate::core::cancel::Cancel;
 
 /// The 27 bits of a band word.
 pub(super) const ALL: u32 = 0x7FF_FFFF;
@@ -740,6 +741,8 @@ pub(super) struct Params {
     /// solutions, where guesses rarely fail and the careful choice only adds depth (and
     /// costs more per node); a puzzle that keeps failing is searched carefully soon.
     pub dive: bool,
+    /// Give up (with a partial count) soon after a stop is requested.
+    pub cancel: Cancel,
 }
 
 /// Contradictions a dive survives before the search turns careful (see [`Params::dive`]).
@@ -797,6 +800,9 @@ pub(super) fn search<L: Lanes>(
                 br.skip.andnot(cur).store(slot);
                 sp += 1;
                 guesses += 1;
+                if params.cancel.requested_at(guesses) {
+                    break;
+                }
                 cur = br.take.andnot(cur);
                 continue;
             }

@@ -27,6 +27,7 @@ mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 
+use super::cancel::Cancel;
 use super::grid::Grid;
 use super::index::{Cell, Digit};
 
@@ -170,6 +171,7 @@ pub struct Solver {
     engine: Engine,
     stack: Box<[State; STACK_LEN]>,
     solution: State,
+    cancel: Cancel,
 }
 
 impl std::fmt::Debug for Solver {
@@ -201,7 +203,14 @@ impl Solver {
             engine: Engine::resolve(backend),
             stack: Box::new([State::ZERO; STACK_LEN]),
             solution: State::ZERO,
+            cancel: Cancel::NEVER,
         }
+    }
+
+    /// Makes every later search give up soon after `cancel` is set (its count is then
+    /// partial: throw it away).
+    pub fn set_cancel(&mut self, cancel: Cancel) {
+        self.cancel = cancel;
     }
 
     /// The backend this solver runs (never [`Backend::Auto`]).
@@ -243,6 +252,7 @@ impl Solver {
         let params = kernel::Params {
             limit: limit.max(1),
             dive: givens >= DIVE_GIVENS,
+            cancel: self.cancel,
         };
         let found = match self.engine {
             Engine::Portable => portable::search(

@@ -24,6 +24,7 @@
 //! tables are rebuilt only when the geometry's houses change, as between Jigsaw layouts).
 //! The classic grid has its own, much faster [`super::Solver`].
 
+use crate::core::cancel::Cancel;
 use crate::core::geometry::{Geometry, S81};
 use crate::core::grid::Grid;
 
@@ -116,6 +117,7 @@ impl Tables {
 pub struct ShapeSolver {
     stack: Vec<(State, u8, u16)>,
     tables: Tables,
+    cancel: Cancel,
 }
 
 impl ShapeSolver {
@@ -124,7 +126,14 @@ impl ShapeSolver {
         ShapeSolver {
             stack: Vec::with_capacity(128),
             tables: Tables::default(),
+            cancel: Cancel::NEVER,
         }
+    }
+
+    /// Makes every later search give up soon after `cancel` is set (its count is then
+    /// partial: throw it away).
+    pub fn set_cancel(&mut self, cancel: Cancel) {
+        self.cancel = cancel;
     }
 
     /// Counts the solutions of `puzzle` on `g` up to `limit`, keeping the first one and the
@@ -243,6 +252,9 @@ impl ShapeSolver {
                     let rest = m & !(1 << d);
                     if rest != 0 {
                         out.guesses += 1;
+                        if self.cancel.requested_at(out.guesses) {
+                            return;
+                        }
                         self.stack.push((cur, c as u8, rest));
                     }
                     place(t, &mut cur, c, d);
@@ -261,6 +273,9 @@ impl ShapeSolver {
             let rest = m & !(1 << d);
             if rest != 0 {
                 out.guesses += 1;
+                if self.cancel.requested_at(out.guesses) {
+                    return;
+                }
                 top.2 = rest;
             } else {
                 self.stack.pop();

@@ -11,12 +11,13 @@
 //! `--max-attempts` stops the run with an error after the rows before it are written.
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
 use crate::config::{GenerateConfig, OutputSpec};
+use crate::core::Cancel;
 use crate::core::generator::{ErScore, GenerateError, Generator, Rate, Unrated};
 use crate::core::grader::{Grader, Outcome, Rating};
 use crate::core::grid::Grid;
@@ -68,6 +69,10 @@ pub trait RowRater: Rate + Send {
 
     /// Counts `rating` in the summary's histogram.
     fn tally(rating: &Self::Rating, grades: &mut GradeStats);
+
+    /// Makes ratings stop soon after `cancel` is set (raters without long searches need
+    /// nothing).
+    fn set_cancel(&mut self, _cancel: Cancel) {}
 }
 
 impl RowRater for Unrated {
@@ -125,6 +130,10 @@ impl RowRater for Graded {
             grades.add(r);
         }
     }
+
+    fn set_cancel(&mut self, cancel: Cancel) {
+        self.grader.set_cancel(cancel);
+    }
 }
 
 /// Counts for a `generate` run; blocks keep their own and are merged in order.
@@ -159,13 +168,16 @@ pub struct Failure {
 pub trait PuzzleWorker: Send {
     /// Makes puzzle `index` and appends its row to `block.out`, counting it in
     /// `block.stats`. On failure it sets `block.stats.failure` and makes nothing more in
-    /// this block (the rows before it stay).
+    /// this block (the rows before it stay). `failed_at` is the smallest index that failed
+    /// so far in the window (`u64::MAX` if none): a worker may give up a puzzle behind it,
+    /// whose row would be dropped anyway.
     fn process(
         &mut self,
         index: u64,
         cfg: &GenerateConfig,
         enc: &RowEncoder,
         block: &mut Block<GenerateStats>,
+        failed_at: &AtomicU64,
     );
 }
 
@@ -190,12 +202,13 @@ pub struct GenerateWorker<R> {
 }
 
 impl<R: RowRater> GenerateWorker<R> {
-    /// A worker with a fresh generator and `rater`.
-    pub fn new(rater: R) -> GenerateWorker<R> {
-        GenerateWorker {
-            generator: Generator::new(),
-            rater,
-        }
+    /// A worker with a fresh generator and `rater`, both stopping soon after `cancel` is
+    /// set.
+    pub fn new(mut rater: R, cancel: Cancel) -> GenerateWorker<R> {
+        let mut generator = Generator::new();
+        generator.set_cancel(cancel);
+        rater.set_cancel(cancel);
+        GenerateWorker { generator, rater }
     }
 }
 
@@ -206,6 +219,7 @@ impl<R: RowRater> PuzzleWorker for GenerateWorker<R> {
         cfg: &GenerateConfig,
         enc: &RowEncoder,
         block: &mut Block<GenerateStats>,
+        _failed_at: &AtomicU64,
     ) {
         if block.stats.failure.is_some() {
             return;
@@ -215,6 +229,8 @@ impl<R: RowRater> PuzzleWorker for GenerateWorker<R> {
             .generate(&mut self.rater, &cfg.target, cfg.seed, index)
         {
             Ok(m) => m,
+            // The engine drops this block: nothing to record.
+            Err(e) if e.interrupted => return,
             Err(e) => {
                 block.stats.tried += e.attempts;
                 block.stats.failure = Some(Failure {
@@ -371,10 +387,11 @@ fn failure_message(e: &GenerateError) -> String {
     )
 }
 
-/// Runs `generate` with a worker made by `make_worker` for every thread.
+/// Runs `generate` with a worker made by `make_worker` for every thread (given the run's
+/// [`Cancel`] token, set by `interrupt`).
 pub fn run<W: PuzzleWorker>(
     cfg: &GenerateConfig,
-    make_worker: impl Fn() -> W,
+    make_worker: impl Fn(Cancel) -> W,
     interrupt: Arc<AtomicBool>,
 ) -> Result<(GenerateSummary, RunEnd), Error> {
     let start = Instant::now();
@@ -406,10 +423,16 @@ pub fn run<W: PuzzleWorker>(
         let base = next;
         let mut blocks = writer.take_blocks();
         let started = Instant::now();
+        let failed_at = AtomicU64::new(u64::MAX);
         engine.run(
             n,
             &mut blocks,
-            |w: &mut W, i, block| w.process(base + i as u64, cfg, &enc, block),
+            |w: &mut W, i, block| {
+                w.process(base + i as u64, cfg, &enc, block, &failed_at);
+                if let Some(f) = &block.stats.failure {
+                    failed_at.fetch_min(f.index, Ordering::Relaxed);
+                }
+            },
             |i, block| {
                 // A panic is a bug; stop the run at this puzzle like a failure.
                 let index = base + i as u64;

@@ -13,12 +13,16 @@
 //! rating columns are those `solve` writes for the puzzle (the same grader and text, see
 //! [`crate::pipeline::solve::rating_fields`]).
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::config::GenerateConfig;
+use crate::core::Cancel;
 use crate::core::family::Family;
 use crate::core::generator::layout::random_layout;
 use crate::core::generator::rng::below;
+use crate::core::generator::target::NEAR_MISS;
 use crate::core::generator::variant::VariantGenerator;
 use crate::core::generator::{ErRange, ErScore, Symmetry, SymmetryChoice};
 use crate::core::geometry::{Geometry, S81, S369, Shape};
@@ -44,6 +48,11 @@ pub struct VariantTarget {
     pub er: Option<ErRange>,
     /// Candidates to try for one puzzle before the run stops with an error.
     pub max_attempts: u64,
+    /// Give up on a puzzle early, once its candidates' grading work passes this many units
+    /// while none came within [`NEAR_MISS`] of the ER range: the target looks out of reach
+    /// for the shape (a level its minimal puzzles almost never have). Work units are
+    /// deterministic, so where a run stops depends only on its arguments.
+    pub give_up_work: Option<u64>,
     /// Jigsaw: this fixed layout (zero-based region of each cell) instead of a random one
     /// per candidate.
     pub regions: Option<[u8; 81]>,
@@ -156,16 +165,21 @@ pub struct VariantWorker<M: VariantMaker> {
     puzzle: Vec<u8>,
     solution: Vec<u8>,
     regions: Vec<u8>,
+    cancel: Cancel,
 }
 
 impl<M: VariantMaker> VariantWorker<M> {
-    /// A worker making puzzles for `target`, with fresh scratch.
-    pub fn new(target: VariantTarget) -> VariantWorker<M> {
+    /// A worker making puzzles for `target`, with fresh scratch; it stops between
+    /// candidates, and its grader within milliseconds, soon after `cancel` is set.
+    pub fn new(target: VariantTarget, cancel: Cancel) -> VariantWorker<M> {
+        let mut grader = Grader::new();
+        grader.set_cancel(cancel);
         VariantWorker {
             target,
             maker: M::new(),
             geo: M::F::geometry(target.shape),
-            grader: Grader::new(),
+            grader,
+            cancel,
             puzzle: Vec::with_capacity(405),
             solution: Vec::with_capacity(405),
             regions: Vec::with_capacity(81),
@@ -188,6 +202,7 @@ impl<M: VariantMaker> PuzzleWorker for VariantWorker<M> {
         cfg: &GenerateConfig,
         enc: &RowEncoder,
         block: &mut Block<GenerateStats>,
+        failed_at: &AtomicU64,
     ) {
         if block.stats.failure.is_some() {
             return;
@@ -200,7 +215,13 @@ impl<M: VariantMaker> PuzzleWorker for VariantWorker<M> {
         };
         let mut attempts = 0;
         let mut closest: Option<ErScore> = None;
+        let mut work = 0u64;
         let (puzzle, solution, grade) = loop {
+            if self.cancel.requested() || failed_at.load(Ordering::Relaxed) < index {
+                // The block is dropped (interrupted, or behind a failed puzzle): nothing
+                // to record.
+                return;
+            }
             attempts += 1;
             let Some((puzzle, solution)) =
                 self.maker.make(&mut rng, &mut self.geo, &target, symmetry)
@@ -242,12 +263,19 @@ impl<M: VariantMaker> PuzzleWorker for VariantWorker<M> {
             if closest.is_none_or(|c| range.distance(score) < range.distance(c)) {
                 closest = Some(score);
             }
-            if attempts >= target.max_attempts {
+            work = work.saturating_add(g.work);
+            let hopeless = target.give_up_work.is_some_and(|w| work > w)
+                && closest.is_none_or(|c| range.distance(c) > NEAR_MISS);
+            if attempts >= target.max_attempts || hopeless {
                 block.stats.tried += attempts;
+                let mut message = failure_message(index, attempts, range, closest, &target);
+                if hopeless {
+                    message = out_of_reach_message(index, attempts, range, closest, &target);
+                }
                 block.stats.failure = Some(Failure {
                     index,
                     attempts,
-                    message: failure_message(index, attempts, range, closest, &target),
+                    message,
                 });
                 return;
             }
@@ -295,6 +323,31 @@ impl<M: VariantMaker> PuzzleWorker for VariantWorker<M> {
         }
         enc.write_row(&mut block.out, &fields[..k]);
     }
+}
+
+/// The message for a variant puzzle given up early: no candidate came near the range.
+fn out_of_reach_message(
+    index: u64,
+    attempts: u64,
+    range: ErRange,
+    closest: Option<ErScore>,
+    target: &VariantTarget,
+) -> String {
+    let name = target.shape.name();
+    let mut m = format!(
+        "puzzle {index}: ER in {range} looks out of reach for {name} puzzles: none of {attempts} \
+         candidates came within {}.{} of it",
+        NEAR_MISS / 10,
+        NEAR_MISS % 10
+    );
+    if let Some(c) = closest {
+        m.push_str(&format!(" (the closest ER was {c})"));
+    }
+    m.push_str(&format!(
+        ". Choose another --level/--er, or give --max-attempts (up to {}) to keep trying",
+        target.max_attempts
+    ));
+    m
 }
 
 /// The message for a variant puzzle whose ER target was not met.
