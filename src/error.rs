@@ -26,11 +26,17 @@ pub enum Error {
     /// Settings that do not make sense together.
     #[error("{0}")]
     Usage(String),
+    /// Ctrl-C or SIGTERM came before the first record could be read.
+    #[error("interrupted while waiting for the first input; nothing was written")]
+    Interrupted,
 }
 
 impl Error {
     /// The process exit code for this error (design.md: 2 for usage and I/O errors).
     pub fn exit_code(&self) -> u8 {
-        2
+        match self {
+            Error::Interrupted => 130,
+            _ => 2,
+        }
     }
 }

@@ -334,3 +334,44 @@ fn a_second_signal_ends_at_once() {
     );
     check_stopped(&s, "solve, two SIGINTs");
 }
+
+#[test]
+fn solve_from_a_pipe_that_stays_open_stops_and_keeps_the_rows_of_what_arrived() {
+    let records = std::fs::read_to_string(data("17clue_200.txt")).unwrap();
+    for (sig, input) in [("TERM", records.as_str()), ("INT", "")] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out.csv");
+        let mut child = bin()
+            .args(["solve", "-", "-o", out.to_str().unwrap()])
+            .stdin(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The records arrive, then the producer pauses without closing the pipe.
+        let mut stdin = child.stdin.take().unwrap();
+        std::io::Write::write_all(&mut stdin, input.as_bytes()).unwrap();
+        std::thread::sleep(Duration::from_millis(1000));
+        let sent = Instant::now();
+        signal(&child, sig);
+        let o = child.wait_with_output().unwrap();
+        let latency = sent.elapsed();
+        drop(stdin);
+        eprintln!(
+            "SIG{sig} -> exit in {:>4} ms: solve - (pipe left open, {} records sent)",
+            latency.as_millis(),
+            input.lines().count()
+        );
+        assert_eq!(o.status.code(), Some(130));
+        assert!(latency < LIMIT, "{} ms", latency.as_millis());
+        let err = String::from_utf8_lossy(&o.stderr);
+        if input.is_empty() {
+            assert!(
+                err.contains("interrupted while waiting for the first input"),
+                "{err}"
+            );
+        } else {
+            // Every record that arrived was solved before the signal.
+            assert_eq!(check_partial(&out, "line", 1, 14), 200, "{err}");
+        }
+    }
+}

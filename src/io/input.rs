@@ -8,8 +8,12 @@
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
+use std::time::Duration;
 
 use memmap2::Mmap;
+
+use crate::core::Cancel;
 
 /// How many bytes of stdin are read at a time.
 pub const STDIN_CHUNK: usize = 4 << 20;
@@ -68,7 +72,7 @@ pub struct OpenError {
 
 impl Source {
     /// Opens `path` and maps it into memory.
-    pub fn open(path: &Path) -> Result<Source, OpenError> {
+    pub fn open(path: &Path, cancel: Cancel) -> Result<Source, OpenError> {
         let err = |source| OpenError {
             path: path.to_path_buf(),
             source,
@@ -87,7 +91,7 @@ impl Source {
         }
         if !meta.is_file() {
             // A FIFO or character device cannot be mapped: stream it instead.
-            return Ok(Source::stream(Box::new(file)));
+            return Ok(Source::stream_interruptible(Box::new(file), cancel));
         }
         install_sigbus_guard();
         // SAFETY: the mapping is read-only and private to this process; we never create a
@@ -132,6 +136,13 @@ impl Source {
             }
         }
         Ok(())
+    }
+
+    /// Streams records from `reader` (stdin, a pipe) read on a helper thread, so that a
+    /// read waiting for input gives up (with a [`StopRequested`] error) within milliseconds
+    /// of `cancel` being set.
+    pub fn stream_interruptible(reader: Box<dyn Read + Send>, cancel: Cancel) -> Source {
+        Source::stream(Box::new(ThreadedReader::spawn(reader, cancel)))
     }
 
     /// Streams records from `reader` (stdin, a pipe) through a bounded buffer.
@@ -224,6 +235,104 @@ impl Source {
     }
 }
 
+/// The error a [`ThreadedReader`] gives when a stop was requested while it waited.
+#[derive(Debug, thiserror::Error)]
+#[error("stopped while waiting for input")]
+pub struct StopRequested;
+
+/// True when `e` is a [`StopRequested`].
+pub fn is_stop_requested(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<StopRequested>())
+}
+
+/// A reader whose blocking reads happen on a helper thread: [`Read::read`] waits for the
+/// next chunk in short slices and looks at its [`Cancel`] token between them, so a stop
+/// request is not stuck behind a pipe that sends nothing (a signal does not end a read:
+/// the handlers restart it).
+struct ThreadedReader {
+    rx: Receiver<io::Result<Vec<u8>>>,
+    chunk: Vec<u8>,
+    pos: usize,
+    done: bool,
+    cancel: Cancel,
+}
+
+impl ThreadedReader {
+    /// How long a read waits before looking at the token again.
+    const SLICE: Duration = Duration::from_millis(20);
+
+    fn spawn(mut inner: Box<dyn Read + Send>, cancel: Cancel) -> ThreadedReader {
+        // One chunk in flight beside the one being consumed: memory stays bounded.
+        let (tx, rx) = sync_channel::<io::Result<Vec<u8>>>(1);
+        let spawned = std::thread::Builder::new()
+            .name("sudoku-stdin".into())
+            .spawn(move || {
+                loop {
+                    let mut v = vec![0u8; STDIN_CHUNK];
+                    let r = match inner.read(&mut v) {
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                        r => r,
+                    };
+                    let end = !matches!(r, Ok(n) if n > 0);
+                    let sent = tx.send(r.map(|n| {
+                        v.truncate(n);
+                        v
+                    }));
+                    if end || sent.is_err() {
+                        return;
+                    }
+                }
+            });
+        let mut reader = ThreadedReader {
+            rx,
+            chunk: Vec::new(),
+            pos: 0,
+            done: false,
+            cancel,
+        };
+        if let Err(e) = spawned {
+            // No thread: report it at the first read.
+            let (tx, rx) = sync_channel(1);
+            let _ = tx.send(Err(e));
+            reader.rx = rx;
+        }
+        reader
+    }
+}
+
+impl Read for ThreadedReader {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        loop {
+            if self.pos < self.chunk.len() {
+                let n = out.len().min(self.chunk.len() - self.pos);
+                out[..n].copy_from_slice(&self.chunk[self.pos..self.pos + n]);
+                self.pos += n;
+                return Ok(n);
+            }
+            if self.done {
+                return Ok(0);
+            }
+            match self.rx.recv_timeout(Self::SLICE) {
+                Ok(Ok(v)) if v.is_empty() => self.done = true,
+                Ok(Ok(v)) => {
+                    self.chunk = v;
+                    self.pos = 0;
+                }
+                Ok(Err(e)) => {
+                    self.done = true;
+                    return Err(e);
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if self.cancel.requested() {
+                        return Err(io::Error::other(StopRequested));
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => self.done = true,
+            }
+        }
+    }
+}
+
 /// Installs (once) a SIGBUS handler that reports a truncated input file and exits with code 2.
 ///
 /// Reading a page of a memory map beyond the end of a file that was truncated after it was
@@ -290,7 +399,7 @@ mod tests {
     #[test]
     fn a_directory_is_refused() {
         let dir = std::env::temp_dir();
-        let e = Source::open(&dir).unwrap_err();
+        let e = Source::open(&dir, Cancel::NEVER).unwrap_err();
         assert!(e.source.to_string().contains("directory"));
     }
 }

@@ -294,7 +294,7 @@ fn run_family<F: ReadRecord>(
     cfg: &MinimizeConfig,
     interrupt: Arc<AtomicBool>,
 ) -> Result<(MinimizeSummary, RunEnd), Error> {
-    let source = open_input(&cfg.input)?;
+    let source = open_input(&cfg.input, &interrupt)?;
     let start = Instant::now();
     let job = MinimizeJob::<F> {
         enc: RowEncoder::new(cfg.format, columns(cfg.shape)),

@@ -24,6 +24,7 @@ use crate::cli::Shard;
 use crate::config::{InputFormat, InputSpec, OutputSpec};
 use crate::core::Cancel;
 use crate::error::Error;
+use crate::io::input::is_stop_requested;
 use crate::io::records::{self, MAX_RECORD, Record, RecordFormat, Splitter};
 use crate::io::{Sink, Source};
 
@@ -95,11 +96,16 @@ pub struct RunOutcome<S> {
     pub threads: usize,
 }
 
-/// Opens the input named by `spec`.
-pub fn open_input(spec: &InputSpec) -> Result<Source, Error> {
+/// Opens the input named by `spec`; a stream (stdin, a FIFO) gives up waiting for input
+/// soon after `interrupt` is set.
+pub fn open_input(spec: &InputSpec, interrupt: &Arc<AtomicBool>) -> Result<Source, Error> {
+    let cancel = Cancel::from_flag(interrupt);
     match spec {
-        InputSpec::Stdin => Ok(Source::stream(Box::new(std::io::stdin()))),
-        InputSpec::File(p) => Source::open(p).map_err(|e| Error::Input {
+        InputSpec::Stdin => Ok(Source::stream_interruptible(
+            Box::new(std::io::stdin()),
+            cancel,
+        )),
+        InputSpec::File(p) => Source::open(p, cancel).map_err(|e| Error::Input {
             path: e.path,
             source: e.source,
         }),
@@ -242,7 +248,13 @@ pub fn run_records<J: RecordJob>(
     interrupt: Arc<AtomicBool>,
 ) -> Result<RunOutcome<J::Stats>, Error> {
     let read_err = |e| read_error(run.input, e);
-    fill_for_detection(&mut source).map_err(read_err)?;
+    fill_for_detection(&mut source).map_err(|e| {
+        if is_stop_requested(&e) {
+            Error::Interrupted
+        } else {
+            read_err(e)
+        }
+    })?;
     let (format, skip) = resolve_format(run.input_format, source.window());
     // A CSV header (and any comment lines before it) is consumed here.
     let mut first_line = 1 + source.window()[..skip]
@@ -315,7 +327,11 @@ pub fn run_records<J: RecordJob>(
             // No complete record yet: read more (a long record spans chunks).
             let keep = window.len();
             if let Err(e) = source.fill(keep) {
-                fault = Some(read_err(e));
+                if is_stop_requested(&e) {
+                    end = RunEnd::Interrupted;
+                } else {
+                    fault = Some(read_err(e));
+                }
                 break;
             }
             continue;
@@ -385,12 +401,9 @@ pub fn run_records<J: RecordJob>(
         base += p.consumed as u64;
         source.consume(p.consumed);
         progress.update(consumed_total, J::records(&stats), "puzzles");
-        if !source.at_end()
-            && let Err(e) = source.fill(0)
-        {
-            fault = Some(read_err(e));
-            break;
-        }
+        // No read here: the records already buffered go first, and more input is read only
+        // when no complete record is left (above), so a pipe that pauses does not hold back
+        // rows whose records have arrived.
     }
     progress.finish();
     diags.finish();

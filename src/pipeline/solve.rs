@@ -385,7 +385,7 @@ fn check_field<F: Family>(
 
 /// Runs `solve`.
 pub fn run(cfg: &SolveConfig, interrupt: Arc<AtomicBool>) -> Result<(SolveSummary, RunEnd), Error> {
-    let source = open_input(&cfg.input)?;
+    let source = open_input(&cfg.input, &interrupt)?;
     run_with(cfg, source, None, interrupt)
 }
 
