@@ -416,8 +416,8 @@ pub const DEFAULT_MAX_ATTEMPTS: u64 = 200_000;
 
 /// Grading work (units of about 50 ns: about ten seconds of one core) after which a
 /// variant puzzle whose candidates never came within
-/// [`NEAR_MISS`](crate::core::generator::target::NEAR_MISS) of the ER range stops
-/// the run, when `--max-attempts` is not given.
+/// [`GIVE_UP_DISTANCE`](crate::pipeline::generate::variant::GIVE_UP_DISTANCE) of the ER
+/// range stops the run, when `--max-attempts` is not given.
 pub const GIVE_UP_WORK: u64 = 200_000_000;
 
 /// The target of `generate --variant samurai|x|windoku|jigsaw`; options these generators

@@ -22,7 +22,6 @@ use crate::core::Cancel;
 use crate::core::family::Family;
 use crate::core::generator::layout::random_layout;
 use crate::core::generator::rng::below;
-use crate::core::generator::target::NEAR_MISS;
 use crate::core::generator::variant::VariantGenerator;
 use crate::core::generator::{ErRange, ErScore, Symmetry, SymmetryChoice};
 use crate::core::geometry::{Geometry, S81, S369, Shape};
@@ -49,7 +48,7 @@ pub struct VariantTarget {
     /// Candidates to try for one puzzle before the run stops with an error.
     pub max_attempts: u64,
     /// Give up on a puzzle early, once its candidates' grading work passes this many units
-    /// while none came within [`NEAR_MISS`] of the ER range: the target looks out of reach
+    /// while none came within [`GIVE_UP_DISTANCE`] of the ER range: the target looks out of reach
     /// for the shape (a level its minimal puzzles almost never have). Work units are
     /// deterministic, so where a run stops depends only on its arguments.
     pub give_up_work: Option<u64>,
@@ -112,6 +111,13 @@ impl VariantMaker for SamuraiMaker {
 /// X, Windoku and Jigsaw puzzles from the [`VariantGenerator`].
 #[derive(Debug)]
 pub struct GridMaker(VariantGenerator);
+
+/// How far (in tenths of ER) from the range every candidate of a puzzle must stay for the
+/// early give-up ([`VariantTarget::give_up_work`]). Far enough that a range some puzzles of
+/// the shape reach is not given up by bad luck: Samurai `--er ..4.4` (about one puzzle in
+/// fifteen) can see fifteen candidates in a row at 6.6, 2.2 away; minimal X puzzles never
+/// come nearer than ER 4.5 to `easy` (3.0 away), Samurai ones than 6.6 (5.1 away).
+pub const GIVE_UP_DISTANCE: u16 = 25;
 
 /// Layouts drawn for one Jigsaw candidate before giving up (a layout has no completed grid
 /// rarely; twenty in a row do not happen in practice).
@@ -265,7 +271,7 @@ impl<M: VariantMaker> PuzzleWorker for VariantWorker<M> {
             }
             work = work.saturating_add(g.work);
             let hopeless = target.give_up_work.is_some_and(|w| work > w)
-                && closest.is_none_or(|c| range.distance(c) > NEAR_MISS);
+                && closest.is_none_or(|c| range.distance(c) > GIVE_UP_DISTANCE);
             if attempts >= target.max_attempts || hopeless {
                 block.stats.tried += attempts;
                 let mut message = failure_message(index, attempts, range, closest, &target);
@@ -337,8 +343,8 @@ fn out_of_reach_message(
     let mut m = format!(
         "puzzle {index}: ER in {range} looks out of reach for {name} puzzles: none of {attempts} \
          candidates came within {}.{} of it",
-        NEAR_MISS / 10,
-        NEAR_MISS % 10
+        GIVE_UP_DISTANCE / 10,
+        GIVE_UP_DISTANCE % 10
     );
     if let Some(c) = closest {
         m.push_str(&format!(" (the closest ER was {c})"));
