@@ -235,7 +235,8 @@ impl Source {
     }
 }
 
-/// The error a [`ThreadedReader`] gives when a stop was requested while it waited.
+/// The error a stream made by [`Source::stream_interruptible`] gives when a stop was requested
+/// while it waited for input.
 #[derive(Debug, thiserror::Error)]
 #[error("stopped while waiting for input")]
 pub struct StopRequested;
