@@ -274,14 +274,10 @@ impl<M: VariantMaker> PuzzleWorker for VariantWorker<M> {
                 && closest.is_none_or(|c| range.distance(c) > GIVE_UP_DISTANCE);
             if attempts >= target.max_attempts || hopeless {
                 block.stats.tried += attempts;
-                let mut message = failure_message(index, attempts, range, closest, &target);
-                if hopeless {
-                    message = out_of_reach_message(index, attempts, range, closest, &target);
-                }
                 block.stats.failure = Some(Failure {
                     index,
                     attempts,
-                    message,
+                    message: failure_message(index, attempts, range, closest, &target, hopeless),
                 });
                 return;
             }
@@ -331,50 +327,35 @@ impl<M: VariantMaker> PuzzleWorker for VariantWorker<M> {
     }
 }
 
-/// The message for a variant puzzle given up early: no candidate came near the range.
-fn out_of_reach_message(
-    index: u64,
-    attempts: u64,
-    range: ErRange,
-    closest: Option<ErScore>,
-    target: &VariantTarget,
-) -> String {
-    let name = target.shape.name();
-    let mut m = format!(
-        "puzzle {index}: ER in {range} looks out of reach for {name} puzzles: none of {attempts} \
-         candidates came within {}.{} of it",
-        GIVE_UP_DISTANCE / 10,
-        GIVE_UP_DISTANCE % 10
-    );
-    if let Some(c) = closest {
-        m.push_str(&format!(" (the closest ER was {c})"));
-    }
-    m.push_str(&format!(
-        ". Choose another --level/--er, or give --max-attempts (up to {}) to keep trying",
-        target.max_attempts
-    ));
-    m
-}
-
-/// The message for a variant puzzle whose ER target was not met.
+/// The message for a variant puzzle whose ER target was not met: after `--max-attempts`,
+/// or given up early (`hopeless`) because no candidate came near the range.
 fn failure_message(
     index: u64,
     attempts: u64,
     range: ErRange,
     closest: Option<ErScore>,
     target: &VariantTarget,
+    hopeless: bool,
 ) -> String {
-    let mut m = format!(
-        "puzzle {index}: no {} candidate had ER in {range} in {attempts} attempts",
-        target.shape.name()
-    );
-    if let Some(c) = closest {
-        m.push_str(&format!("; the closest ER was {c}"));
+    let name = target.shape.name();
+    let closest = closest.map(|c| format!("the closest ER was {c}"));
+    if hopeless {
+        format!(
+            "puzzle {index}: ER in {range} looks out of reach for {name} puzzles: none of \
+             {attempts} candidates came within {}.{} of it{}. Choose another --level/--er, or \
+             give --max-attempts (up to {}) to keep trying",
+            GIVE_UP_DISTANCE / 10,
+            GIVE_UP_DISTANCE % 10,
+            closest.map_or(String::new(), |c| format!(" ({c})")),
+            target.max_attempts
+        )
+    } else {
+        format!(
+            "puzzle {index}: no {name} candidate had ER in {range} in {attempts} attempts{}. \
+             The target is too narrow for --max-attempts {}: widen --level/--er or raise \
+             --max-attempts",
+            closest.map_or(String::new(), |c| format!("; {c}")),
+            target.max_attempts
+        )
     }
-    m.push_str(&format!(
-        ". The target is too narrow for --max-attempts {}: widen --level/--er or raise \
-         --max-attempts",
-        target.max_attempts
-    ));
-    m
 }
