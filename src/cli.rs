@@ -118,6 +118,14 @@ pub struct SolveArgs {
     #[arg(long)]
     pub no_grade: bool,
 
+    /// Add the technique profile of each graded puzzle: a `steps` column (steps of the
+    /// grading path) and a `techniques` column (every technique the path used with its
+    /// steps, in Sudoku Explainer's order: `Hidden single:41;Pointing:2`; an object in
+    /// JSON Lines), after `hardest`. The summary counts, per technique, the puzzles that
+    /// used it and its steps.
+    #[arg(long, conflicts_with = "no_grade")]
+    pub profile: bool,
+
     /// Work budget for grading one puzzle, in work units (deterministic; the default is
     /// about one second of work per 81 cells: a Samurai gets 369/81 of it). A puzzle that
     /// needs more gets a lower bound: `>=X`.
@@ -205,8 +213,9 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "SEED")]
     pub seed: Option<u64>,
 
-    /// Skip grading: the rating columns stay empty (fastest). Not with --level or --er.
-    #[arg(long, conflicts_with_all = ["level", "er"])]
+    /// Skip grading: the rating columns stay empty (fastest). Not with --level, --er or
+    /// the technique targets.
+    #[arg(long, conflicts_with_all = ["level", "er", "technique", "hardest", "max_technique", "profile"])]
     pub no_grade: bool,
 
     /// Accept only puzzles of this level (by ER: easy <= 1.5, medium <= 2.5, hard <= 4.4,
@@ -218,6 +227,29 @@ pub struct GenerateArgs {
     /// bound, `..2.5` no lower one, `8.3` means 8.3..8.3).
     #[arg(long, value_name = "MIN..MAX", value_parser = parse_er_range)]
     pub er: Option<(u16, Option<u16>)>,
+
+    /// Accept only puzzles whose grading path uses each of these techniques (a
+    /// comma-separated list; names as `explain` prints them, any case, or short forms such
+    /// as `x-wing`, `xy-wing`, `ur1`, `bug1`, `ape`, `nishio`; `ur` stands for every unique
+    /// rectangle type). Steers like --er.
+    #[arg(long, value_name = "NAME[,NAME...]")]
+    pub technique: Option<String>,
+
+    /// Accept only puzzles whose hardest step (the one that set ER) is this technique.
+    /// Steers like --er.
+    #[arg(long, value_name = "NAME")]
+    pub hardest: Option<String>,
+
+    /// Accept only puzzles that need nothing harder than this technique: every technique
+    /// on the grading path has a base rating no higher than its (`--max-technique
+    /// xy-wing`: singles, locked candidates, subsets, fish up to swordfish, XY-wing).
+    #[arg(long, value_name = "NAME")]
+    pub max_technique: Option<String>,
+
+    /// Add the `steps` and `techniques` columns of `solve --profile` (after `hardest`) and
+    /// per-technique counts to the summary.
+    #[arg(long)]
+    pub profile: bool,
 
     /// Symmetry of the clue pattern (`random`: one of the six others, drawn per puzzle).
     #[arg(long, value_enum, default_value_t = SymmetryArg::None)]

@@ -9,6 +9,7 @@ use crate::cli::{
 use crate::core::Grid;
 use crate::core::generator::{ErRange, Symmetry, SymmetryChoice, Target};
 use crate::core::geometry::Shape;
+use crate::core::profile::{MAX_USES, TechniqueTarget, parse_techniques};
 use crate::core::samurai::format::{self, SamuraiForm};
 use crate::error::Error;
 use crate::io::OutputFormat;
@@ -92,6 +93,8 @@ pub struct SolveConfig {
     pub grade: bool,
     /// Work budget per graded puzzle, in work units.
     pub grade_budget: u64,
+    /// Write the `steps` and `techniques` columns and count techniques in the summary.
+    pub profile: bool,
     /// The grid shape (`--variant`).
     pub shape: Shape,
 }
@@ -132,6 +135,7 @@ impl SolveConfig {
             max_messages: crate::pipeline::MAX_DIAGS,
             grade: !a.no_grade,
             grade_budget: grade_budget(a.grade_budget, a.variant.shape()),
+            profile: a.profile,
             shape: a.variant.shape(),
         })
     }
@@ -309,6 +313,8 @@ pub struct GenerateConfig {
     pub grade: bool,
     /// Work budget per grading.
     pub grade_budget: u64,
+    /// Write the `steps` and `techniques` columns and count techniques in the summary.
+    pub profile: bool,
     /// What a puzzle must satisfy.
     pub target: Target,
     /// Output.
@@ -359,6 +365,8 @@ impl GenerateConfig {
                 "--level and --er need grading; drop --no-grade".into(),
             ));
         }
+        let techniques = technique_target(a)?;
+        let er = with_technique_range(er, &techniques)?;
         let (min_clues, max_clues) = a.clues.unwrap_or((0, 81));
         let symmetry = match a.symmetry {
             SymmetryArg::None => SymmetryChoice::Fixed(Symmetry::None),
@@ -378,7 +386,7 @@ impl GenerateConfig {
             }
             None
         } else {
-            Some(variant_target(a, er, symmetry)?)
+            Some(variant_target(a, er, techniques, symmetry)?)
         };
         let (seed, seed_drawn) = match a.seed {
             Some(s) => (s, false),
@@ -390,6 +398,7 @@ impl GenerateConfig {
             seed_drawn,
             grade: !a.no_grade,
             grade_budget: grade_budget(a.grade_budget, a.variant.shape()),
+            profile: a.profile,
             target: Target {
                 symmetry,
                 min_clues,
@@ -398,6 +407,7 @@ impl GenerateConfig {
                 er,
                 max_attempts: a.max_attempts.unwrap_or(DEFAULT_MAX_ATTEMPTS),
                 steer: !a.blind,
+                techniques,
             },
             output: output_spec(&a.run.output),
             threads: a.run.threads,
@@ -409,6 +419,68 @@ impl GenerateConfig {
             variant,
         })
     }
+}
+
+/// The technique conditions of `--technique`, `--hardest` and `--max-technique`.
+fn technique_target(a: &GenerateArgs) -> Result<TechniqueTarget, Error> {
+    let parse = |opt: &str, list: &str| {
+        parse_techniques(list).map_err(|e| Error::Usage(format!("--{opt}: {e}")))
+    };
+    let one = |opt: &str, name: &Option<String>| -> Result<_, Error> {
+        match name {
+            None => Ok(None),
+            Some(n) if n.contains(',') => Err(Error::Usage(format!(
+                "--{opt} takes one technique name, not a list ('{n}')"
+            ))),
+            Some(n) => Ok(Some(parse(opt, n)?[0])),
+        }
+    };
+    let mut t = TechniqueTarget {
+        hardest: one("hardest", &a.hardest)?,
+        max: one("max-technique", &a.max_technique)?,
+        ..TechniqueTarget::default()
+    };
+    if let Some(list) = &a.technique {
+        let sets = parse("technique", list)?;
+        if sets.len() > MAX_USES {
+            return Err(Error::Usage(format!(
+                "--technique takes at most {MAX_USES} names, not {}",
+                sets.len()
+            )));
+        }
+        t.uses[..sets.len()].copy_from_slice(&sets);
+    }
+    if let Some(why) = t.conflict() {
+        return Err(Error::Usage(format!("no puzzle can meet these targets: {why}")));
+    }
+    Ok(t)
+}
+
+/// The ER range of `--level`/`--er` narrowed to the range that the technique conditions
+/// imply (a puzzle whose hardest step is an X-wing has ER 3.2); an error when the two do
+/// not meet.
+fn with_technique_range(
+    er: Option<ErRange>,
+    t: &TechniqueTarget,
+) -> Result<Option<ErRange>, Error> {
+    let Some(implied) = t.er_range() else {
+        return Ok(er);
+    };
+    let Some(given) = er else {
+        return Ok(Some(implied));
+    };
+    let both = ErRange {
+        min: given.min.max(implied.min),
+        max: given.max.min(implied.max),
+    };
+    if both.min > both.max {
+        return Err(Error::Usage(format!(
+            "no puzzle can meet these targets: {} means ER in {implied}, outside the ER \
+             range {given} of --level/--er",
+            t.describe()
+        )));
+    }
+    Ok(Some(both))
 }
 
 /// Candidates per puzzle when `--max-attempts` is not given.
@@ -425,6 +497,7 @@ pub const GIVE_UP_WORK: u64 = 200_000_000;
 fn variant_target(
     a: &GenerateArgs,
     er: Option<ErRange>,
+    techniques: TechniqueTarget,
     symmetry: SymmetryChoice,
 ) -> Result<VariantTarget, Error> {
     let name = a.variant.shape().name();
@@ -463,6 +536,7 @@ fn variant_target(
         shape: a.variant.shape(),
         symmetry,
         er,
+        techniques,
         max_attempts: a.max_attempts.unwrap_or(DEFAULT_MAX_ATTEMPTS),
         give_up_work: a.max_attempts.is_none().then_some(GIVE_UP_WORK),
         regions,

@@ -38,6 +38,7 @@ use super::geometry::{self, Arr, CellBits, Geometry, S81, Size};
 use super::grid::Grid;
 use super::index::{Cell, Digit};
 use super::logic::chains::{self, ChainLevel, ChainScratch};
+use super::profile::Profile;
 use super::logic::{
     Board, Budget, Scratch, Step, Technique, Tenths, aligned_exclusion, bug, fish, intersections,
     singles, subsets, uniqueness, wings,
@@ -233,6 +234,8 @@ pub struct Rating {
     pub steps: u32,
     /// Work units spent.
     pub work: u64,
+    /// Steps per technique (of the steps applied: the whole path when `complete`).
+    pub profile: Profile,
 }
 
 impl Default for Rating {
@@ -248,6 +251,7 @@ impl Default for Rating {
             outcome: Outcome::Complete,
             steps: 0,
             work: 0,
+            profile: Profile::default(),
         }
     }
 }
@@ -556,6 +560,7 @@ impl<S: Size> Grader<S> {
             (None, None, None);
         let mut hardest = Technique::FullHouse;
         let mut steps = 0u32;
+        let mut profile = Profile::default();
         let mut floor: Tenths = 0;
         let outcome = loop {
             if self.board.is_solved() {
@@ -599,6 +604,7 @@ impl<S: Size> Grader<S> {
             }
             self.board.apply(g, &step);
             steps += 1;
+            profile.add(step.technique);
             record(&step);
         };
         let er_v = er.unwrap_or(0).max(floor);
@@ -611,6 +617,7 @@ impl<S: Size> Grader<S> {
         out.complete = outcome == Outcome::Complete;
         out.outcome = outcome;
         out.steps = steps;
+        out.profile = profile;
         out.work = budget.spent();
         if outcome == Outcome::Invalid {
             out.er = 0;

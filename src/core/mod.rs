@@ -13,6 +13,7 @@ pub mod grid;
 pub mod index;
 pub mod jigsaw;
 pub mod logic;
+pub mod profile;
 pub mod samurai;
 pub mod solver;
 

@@ -33,6 +33,10 @@ pub enum Field<'a> {
     /// Text that needs no quoting or escaping in any format (grids: digits and `.`); a
     /// string in JSON.
     Plain(&'a [u8]),
+    /// Named counts (a technique profile): `name:count` joined by `;` in CSV/TSV (empty
+    /// when there are none), an object `{"name":count,...}` in JSON. Names must hold no
+    /// `,` `;` `:` `"`, tab or line break (checked in debug builds).
+    Counts(&'a [(&'static str, u32)]),
     /// No value: empty in CSV/TSV, `null` in JSON.
     Null,
 }
@@ -86,6 +90,17 @@ impl RowEncoder {
                         Field::Raw(b) | Field::Plain(b) => out.extend_from_slice(b),
                         Field::Text(b) if tsv => tsv_escape(out, b),
                         Field::Text(b) => csv_quote(out, b),
+                        Field::Counts(c) => {
+                            for (k, (name, n)) in c.iter().enumerate() {
+                                debug_assert!(!name.contains([',', ';', ':', '"', '\t', '\n']));
+                                if k > 0 {
+                                    out.push(b';');
+                                }
+                                out.extend_from_slice(name.as_bytes());
+                                out.push(b':');
+                                write_int(out, u64::from(*n));
+                            }
+                        }
                         Field::Null => {}
                     }
                 }
@@ -108,6 +123,18 @@ impl RowEncoder {
                             out.push(b'"');
                         }
                         Field::Raw(b) | Field::Text(b) => json_string(out, b),
+                        Field::Counts(c) => {
+                            out.push(b'{');
+                            for (k, (name, n)) in c.iter().enumerate() {
+                                if k > 0 {
+                                    out.push(b',');
+                                }
+                                json_string(out, name.as_bytes());
+                                out.push(b':');
+                                write_int(out, u64::from(*n));
+                            }
+                            out.push(b'}');
+                        }
                         Field::Null => out.extend_from_slice(b"null"),
                     }
                 }

@@ -11,6 +11,7 @@ use crate::core::Cancel;
 use crate::core::family::{Family, Solved};
 use crate::core::geometry::{Geometry, Shape};
 use crate::core::grader::{Grader, Outcome, Rating};
+use crate::core::profile::{NamedCount, TECHNIQUES};
 use crate::error::Error;
 use crate::io::records::Record;
 use crate::io::{Field, RowEncoder, Sink, Source};
@@ -39,9 +40,15 @@ pub const SOLVE_COLUMNS: &[&str] = &[
     "tail",
 ];
 
-/// The columns of `solve` for `shape`, with `check` when asked.
-pub fn columns(shape: Shape, check: bool) -> Vec<&'static str> {
+/// The columns of the technique profile (`--profile`), written after `hardest`.
+pub const PROFILE_COLUMNS: [&str; 2] = ["steps", "techniques"];
+
+/// The columns of `solve` for `shape`, with the profile and `check` when asked.
+pub fn columns(shape: Shape, profile: bool, check: bool) -> Vec<&'static str> {
     let mut c = SOLVE_COLUMNS.to_vec();
+    if profile {
+        c.splice(HARDEST + 1..HARDEST + 1, PROFILE_COLUMNS);
+    }
     if shape == Shape::Jigsaw {
         c.insert(PUZZLE + 1, "regions");
     }
@@ -55,6 +62,8 @@ pub fn columns(shape: Shape, check: bool) -> Vec<&'static str> {
 const NCOLS: usize = 14;
 /// Index of the `puzzle` column.
 const PUZZLE: usize = 2;
+/// Index of the `hardest` column.
+const HARDEST: usize = 11;
 /// Index of the `error` column.
 pub(super) const ERROR: usize = 12;
 /// Index of the `tail` column.
@@ -69,6 +78,7 @@ pub struct SolveWorker<F: ReadRecord> {
     solved: Solved<F>,
     grader: Grader<F>,
     rating: Rating,
+    named: [NamedCount; TECHNIQUES],
     message: String,
     puzzle: Vec<u8>,
     solution: Vec<u8>,
@@ -89,6 +99,7 @@ impl<F: ReadRecord> SolveWorker<F> {
             solved: Solved::default(),
             grader,
             rating: Rating::default(),
+            named: [("", 0); TECHNIQUES],
             message: String::new(),
             puzzle: Vec::with_capacity(405),
             solution: Vec::with_capacity(405),
@@ -118,6 +129,17 @@ pub fn rating_fields<'a>(r: &Rating, bufs: &'a mut [[u8; 8]; 3], fields: &mut [F
     if r.complete && r.steps > 0 {
         fields[4] = Field::Text(r.hardest.name().as_bytes());
     }
+}
+
+/// The two profile columns `steps` and `techniques` of a rating (entries in `named`):
+/// nothing for an invalid grading. For a lower bound they count the steps applied before
+/// the grading stopped. `solve` and `generate` both write them with this.
+pub fn profile_fields<'a>(r: &Rating, named: &'a mut [NamedCount; TECHNIQUES]) -> [Field<'a>; 2] {
+    if r.outcome == Outcome::Invalid {
+        return [Field::Null; 2];
+    }
+    let n = r.profile.named(named);
+    [Field::Int(u64::from(r.steps)), Field::Counts(&named[..n])]
 }
 
 impl<F: ReadRecord> SolveWorker<F> {
@@ -206,6 +228,7 @@ impl<F: ReadRecord> SolveWorker<F> {
         fields[TAIL] = Field::Text(tail);
         // Grade unique puzzles: er, ep, ed as `3.2` (or `>=9.5` for a lower bound).
         let mut shown = [[0u8; 8]; 3];
+        let mut profile = [Field::Null; 2];
         if cfg.grade && o.count == 1 {
             self.grader.rate_values(
                 &self.geo,
@@ -216,11 +239,21 @@ impl<F: ReadRecord> SolveWorker<F> {
             );
             if self.rating.outcome != Outcome::Invalid {
                 stats.grades.add(&self.rating);
+                if cfg.profile {
+                    stats.grades.add_profile(&self.rating.profile);
+                }
             }
             rating_fields(&self.rating, &mut shown, &mut fields[7..12]);
+            if cfg.profile {
+                profile = profile_fields(&self.rating, &mut self.named);
+            }
         }
-        let regions = jigsaw.then_some(self.regions.as_slice());
-        write(enc, cfg, &mut block.out, &fields, regions, check);
+        let extra = Extra {
+            regions: jigsaw.then_some(self.regions.as_slice()),
+            profile,
+            check,
+        };
+        write(enc, cfg, &mut block.out, &fields, &extra);
         if cfg.strict && o.count != 1 {
             let why = if o.count == 0 {
                 "puzzle has no solution"
@@ -253,35 +286,48 @@ impl<F: ReadRecord> SolveWorker<F> {
         if !tail.is_empty() {
             fields[TAIL] = Field::Text(tail);
         }
-        let regions = (self.geo.shape() == Shape::Jigsaw).then_some(self.regions.as_slice());
-        write(enc, cfg, &mut block.out, &fields, regions, Field::Null);
+        let extra = Extra {
+            regions: (self.geo.shape() == Shape::Jigsaw).then_some(self.regions.as_slice()),
+            profile: [Field::Null; 2],
+            check: Field::Null,
+        };
+        write(enc, cfg, &mut block.out, &fields, &extra);
         if cfg.strict {
             note_problem(block, at.line, at.col, &self.message);
         }
     }
 }
 
-/// Writes a row: the standard fields, with `regions` after `puzzle` (Jigsaw) and `check`
-/// at the end (with `--check`).
+/// The fields of a row beyond the standard ones.
+struct Extra<'a> {
+    /// Jigsaw: the `regions` column, after `puzzle`.
+    regions: Option<&'a [u8]>,
+    /// With `--profile`: `steps` and `techniques`, after `hardest`.
+    profile: [Field<'a>; 2],
+    /// With `--check`: the last column.
+    check: Field<'a>,
+}
+
+/// Writes a row: the standard fields, with `regions` after `puzzle` (Jigsaw), the profile
+/// after `hardest` (with `--profile`) and `check` at the end (with `--check`).
 fn write(
     enc: &RowEncoder,
     cfg: &SolveConfig,
     out: &mut Vec<u8>,
     fields: &[Field<'_>; NCOLS],
-    regions: Option<&[u8]>,
-    check: Field<'_>,
+    extra: &Extra<'_>,
 ) {
-    if regions.is_none() && !cfg.check {
+    if extra.regions.is_none() && !cfg.profile && !cfg.check {
         enc.write_row(out, fields);
         return;
     }
-    let mut all = [Field::Null; NCOLS + 2];
+    let mut all = [Field::Null; NCOLS + 4];
     let mut n = 0;
     for (i, f) in fields.iter().enumerate() {
         all[n] = *f;
         n += 1;
         if i == PUZZLE
-            && let Some(r) = regions
+            && let Some(r) = extra.regions
         {
             all[n] = if r.is_empty() {
                 Field::Null
@@ -290,9 +336,13 @@ fn write(
             };
             n += 1;
         }
+        if i == HARDEST && cfg.profile {
+            all[n..n + 2].copy_from_slice(&extra.profile);
+            n += 2;
+        }
     }
     if cfg.check {
-        all[n] = check;
+        all[n] = extra.check;
         n += 1;
     }
     enc.write_row(out, &all[..n]);
@@ -410,15 +460,12 @@ impl<F: ReadRecord> RecordJob for SolveJob<'_, F> {
         let msg = b"internal error while solving this record";
         let mut f = base_fields(rec, b"", b"invalid", Field::Null, b"", Field::Null);
         f[ERROR] = Field::Text(msg);
-        let regions = (self.cfg.shape == Shape::Jigsaw).then_some(&b""[..]);
-        write(
-            &self.enc,
-            self.cfg,
-            &mut block.out,
-            &f,
-            regions,
-            Field::Null,
-        );
+        let extra = Extra {
+            regions: (self.cfg.shape == Shape::Jigsaw).then_some(&b""[..]),
+            profile: [Field::Null; 2],
+            check: Field::Null,
+        };
+        write(&self.enc, self.cfg, &mut block.out, &f, &extra);
     }
 
     fn merge(total: &mut SolveStats, block: &SolveStats) {
@@ -454,7 +501,7 @@ fn run_family<F: ReadRecord>(
     let start = Instant::now();
     let job = SolveJob::<F> {
         cfg,
-        enc: RowEncoder::new(cfg.format, columns(cfg.shape, cfg.check)),
+        enc: RowEncoder::new(cfg.format, columns(cfg.shape, cfg.profile, cfg.check)),
         family: std::marker::PhantomData,
     };
     let run = RecordRun {

@@ -6,6 +6,7 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use crate::core::grader::{Rating, level_name};
 use crate::core::logic::Technique;
+use crate::core::profile::{Profile, TECHNIQUES};
 
 /// Counts for a `solve` run; blocks keep their own and are merged in order.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -67,6 +68,76 @@ pub struct GradeStats {
     pub lower_bounds: u64,
     /// Per [`Technique`] (index in `Technique::ALL`): puzzles whose ER it set.
     pub hardest: [u64; Technique::ALL.len()],
+    /// With `--profile`: per technique, the puzzles whose path used it and its steps.
+    pub techniques: Option<Box<TechniqueTotals>>,
+}
+
+/// Per technique name (at the index in `Technique::ALL` of the first technique with that
+/// name): graded puzzles whose path used it, and its steps over all of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TechniqueTotals {
+    /// Puzzles that used the technique.
+    pub puzzles: [u64; TECHNIQUES],
+    /// Steps of the technique.
+    pub steps: [u64; TECHNIQUES],
+}
+
+impl Default for TechniqueTotals {
+    fn default() -> Self {
+        TechniqueTotals {
+            puzzles: [0; TECHNIQUES],
+            steps: [0; TECHNIQUES],
+        }
+    }
+}
+
+/// The index of the first technique named like `t` (techniques sharing a name are
+/// neighbours in `Technique::ALL`).
+fn name_slot(t: Technique) -> usize {
+    let mut i = t.index();
+    while i > 0 && Technique::ALL[i - 1].name() == t.name() {
+        i -= 1;
+    }
+    i
+}
+
+impl TechniqueTotals {
+    /// Counts one puzzle's profile.
+    pub fn add(&mut self, p: &Profile) {
+        let mut seen = 0u64;
+        for &t in Technique::ALL {
+            let n = p.count(t);
+            if n == 0 {
+                continue;
+            }
+            let slot = name_slot(t);
+            self.steps[slot] += u64::from(n);
+            if seen & (1 << slot) == 0 {
+                seen |= 1 << slot;
+                self.puzzles[slot] += 1;
+            }
+        }
+    }
+
+    /// Adds another block's counts.
+    pub fn merge(&mut self, o: &TechniqueTotals) {
+        for (a, b) in self.puzzles.iter_mut().zip(o.puzzles) {
+            *a += b;
+        }
+        for (a, b) in self.steps.iter_mut().zip(o.steps) {
+            *a += b;
+        }
+    }
+
+    /// `(name, puzzles, steps)` of every technique used, in SE's order.
+    pub fn rows(&self) -> Vec<(&'static str, u64, u64)> {
+        Technique::ALL
+            .iter()
+            .filter(|t| self.puzzles[t.index()] > 0)
+            .map(|t| (t.name(), self.puzzles[t.index()], self.steps[t.index()]))
+            .collect()
+    }
+
 }
 
 impl Default for GradeStats {
@@ -76,6 +147,7 @@ impl Default for GradeStats {
             levels: [0; 6],
             lower_bounds: 0,
             hardest: [0; Technique::ALL.len()],
+            techniques: None,
         }
     }
 }
@@ -97,8 +169,39 @@ impl GradeStats {
         }
     }
 
+    /// With `--profile`, a table for the text summary: per technique used, the puzzles
+    /// that used it, its steps, and the puzzles whose ER it set.
+    pub fn technique_text(&self) -> Option<String> {
+        let totals = self.techniques.as_ref()?;
+        let rows = totals.rows();
+        let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0).max(9);
+        let mut t = format!(
+            "{:<width$} {:>10} {:>12} {:>10}",
+            "technique", "puzzles", "steps", "set ER"
+        );
+        for (name, puzzles, steps) in rows {
+            let set_er: u64 = Technique::ALL
+                .iter()
+                .filter(|t| t.name() == name)
+                .map(|t| self.hardest[t.index()])
+                .sum();
+            t.push_str(&format!(
+                "\n{name:<width$} {puzzles:>10} {steps:>12} {set_er:>10}"
+            ));
+        }
+        Some(t)
+    }
+
+    /// Counts the profile of a rating counted by [`GradeStats::add`] (`--profile`).
+    pub fn add_profile(&mut self, p: &Profile) {
+        self.techniques.get_or_insert_default().add(p);
+    }
+
     /// Adds another block's counts.
     pub fn merge(&mut self, o: &GradeStats) {
+        if let Some(t) = &o.techniques {
+            self.techniques.get_or_insert_default().merge(t);
+        }
         self.graded += o.graded;
         self.lower_bounds += o.lower_bounds;
         for (a, b) in self.levels.iter_mut().zip(o.levels) {
@@ -112,7 +215,8 @@ impl GradeStats {
 
 /// JSON: `{"graded": n, "lower_bounds": n, "levels": {"easy": n, ...},
 /// "hardest_techniques": {"X-wing": n, ...}}` (techniques that never set ER are left out;
-/// techniques sharing a name are added together).
+/// techniques sharing a name are added together); with `--profile` also
+/// `"techniques": {"X-wing": {"puzzles": n, "steps": n}, ...}`.
 impl Serialize for GradeStats {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         struct Levels<'a>(&'a [u64; 6]);
@@ -145,11 +249,30 @@ impl Serialize for GradeStats {
                 m.end()
             }
         }
-        let mut m = s.serialize_map(Some(4))?;
+        struct Totals<'a>(&'a TechniqueTotals);
+        impl Serialize for Totals<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                #[derive(serde::Serialize)]
+                struct Entry {
+                    puzzles: u64,
+                    steps: u64,
+                }
+                let rows = self.0.rows();
+                let mut m = s.serialize_map(Some(rows.len()))?;
+                for (name, puzzles, steps) in rows {
+                    m.serialize_entry(name, &Entry { puzzles, steps })?;
+                }
+                m.end()
+            }
+        }
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("graded", &self.graded)?;
         m.serialize_entry("lower_bounds", &self.lower_bounds)?;
         m.serialize_entry("levels", &Levels(&self.levels))?;
         m.serialize_entry("hardest_techniques", &Hardest(&self.hardest))?;
+        if let Some(t) = &self.techniques {
+            m.serialize_entry("techniques", &Totals(t))?;
+        }
         m.end()
     }
 }
@@ -243,6 +366,10 @@ impl SolveSummary {
             }
             if g.lower_bounds > 0 {
                 t.push_str(&format!(" ({} lower bounds)", g.lower_bounds));
+            }
+            if let Some(table) = g.technique_text() {
+                t.push('\n');
+                t.push_str(&table);
             }
         }
         t.push_str(&format!(

@@ -52,6 +52,7 @@ pub use symmetry::{Orbit, Symmetry, SymmetryChoice, UnknownSymmetry};
 pub use target::{ErRange, ErScore, GenerateError, Rejections, Target};
 
 use super::cancel::Cancel;
+use super::profile::TechniqueTarget;
 use super::grid::Grid;
 use super::solver::{SolveOutcome, Solver};
 
@@ -65,6 +66,12 @@ pub trait Rate {
 
     /// The ER of a rating, for targeting; `None` when the rater gives no ER.
     fn er(rating: &Self::Rating) -> Option<ErScore>;
+
+    /// How far a rating is from meeting technique conditions (0: it meets them; see
+    /// [`TechniqueTarget::misses`]). Raters that do not profile meet none.
+    fn technique_misses(_rating: &Self::Rating, _target: &TechniqueTarget) -> u16 {
+        1
+    }
 }
 
 /// The rater that does not rate (`--no-grade`): every rating is `()`, with no ER.

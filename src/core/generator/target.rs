@@ -40,6 +40,7 @@ use super::symmetry::{Symmetry, SymmetryChoice};
 use super::{Generated, Generator, Rate, random_full_grid};
 use crate::core::grid::Grid;
 use crate::core::index::Cell;
+use crate::core::profile::TechniqueTarget;
 
 const ALL_CELLS: u128 = (1u128 << 81) - 1;
 
@@ -134,8 +135,13 @@ pub struct Target {
     pub er: Option<ErRange>,
     /// Candidates to try for one puzzle before giving up with a [`GenerateError`].
     pub max_attempts: u64,
-    /// With an ER range: steer by local search instead of rejecting blindly.
+    /// With an ER range or technique conditions: steer by local search instead of
+    /// rejecting blindly.
     pub steer: bool,
+    /// Conditions on the techniques of the grading path (needs a rater that profiles);
+    /// `er` should hold the ER range they imply ([`TechniqueTarget::er_range`]), which is
+    /// what the search steers by.
+    pub techniques: TechniqueTarget,
 }
 
 impl Default for Target {
@@ -148,6 +154,7 @@ impl Default for Target {
             er: None,
             max_attempts: 100_000,
             steer: true,
+            techniques: TechniqueTarget::default(),
         }
     }
 }
@@ -161,6 +168,8 @@ pub struct Rejections {
     pub not_minimal: u64,
     /// ER outside the range.
     pub rating: u64,
+    /// ER in range but the technique conditions not met.
+    pub techniques: u64,
     /// Mutations that lost uniqueness (local search only).
     pub mutation_failed: u64,
 }
@@ -212,6 +221,13 @@ impl fmt::Display for GenerateError {
         if r.rating > 0 {
             let range = t.er.map(|e| e.to_string()).unwrap_or_default();
             parts.push(format!("{} with ER outside {range}", r.rating));
+        }
+        if r.techniques > 0 {
+            parts.push(format!(
+                "{} with ER in range but not {}",
+                r.techniques,
+                t.techniques.describe()
+            ));
         }
         if r.mutation_failed > 0 {
             parts.push(format!("{} mutations not unique", r.mutation_failed));
@@ -267,7 +283,7 @@ impl Generator {
         // Known sets only spare solves, but the repair picks cells from them: start empty so
         // the result cannot depend on what this generator made before.
         self.sets.clear();
-        let steering = target.steer && target.er.is_some();
+        let steering = target.steer && (target.er.is_some() || !target.techniques.is_empty());
         let mut rejections = Rejections::default();
         let mut closest: Option<(u16, ErScore)> = None;
         let mut current: Option<(Candidate, u16)> = None;
@@ -310,35 +326,44 @@ impl Generator {
                 continue;
             }
             let rating = rater.rate(&cand.puzzle, &cand.solution);
-            let accepted = match (target.er, R::er(&rating)) {
-                (Some(range), Some(score)) => {
-                    if range.contains(score) {
-                        true
-                    } else {
-                        rejections.rating += 1;
-                        let d = range.distance(score);
-                        if closest.is_none_or(|(cd, _)| d < cd) {
-                            closest = Some((d, score));
-                        }
-                        if steering {
-                            match current {
-                                Some((_, cd)) if d > cd => stale += 1,
-                                Some((_, cd)) => {
-                                    stale = if d < cd { 0 } else { stale + 1 };
-                                    current = Some((cand, d));
-                                }
-                                None if d <= NEAR_MISS && score.exact => {
-                                    current = Some((cand, d));
-                                }
-                                None => {}
+            let score = R::er(&rating);
+            let misses = if target.techniques.is_empty() {
+                0
+            } else {
+                R::technique_misses(&rating, &target.techniques)
+            };
+            // No ER range, or a rater without ER: nothing to filter on by ER.
+            let er_distance = match (target.er, score) {
+                (Some(range), Some(score)) => range.distance(score),
+                _ => 0,
+            };
+            let d = er_distance + misses;
+            let accepted = d == 0;
+            if !accepted {
+                if er_distance > 0 {
+                    rejections.rating += 1;
+                } else {
+                    rejections.techniques += 1;
+                }
+                if let Some(score) = score {
+                    if closest.is_none_or(|(cd, _)| d < cd) {
+                        closest = Some((d, score));
+                    }
+                    if steering {
+                        match current {
+                            Some((_, cd)) if d > cd => stale += 1,
+                            Some((_, cd)) => {
+                                stale = if d < cd { 0 } else { stale + 1 };
+                                current = Some((cand, d));
                             }
+                            None if d <= NEAR_MISS && score.exact => {
+                                current = Some((cand, d));
+                            }
+                            None => {}
                         }
-                        false
                     }
                 }
-                // No ER range, or a rater without ER: nothing to filter on.
-                _ => true,
-            };
+            }
             if accepted {
                 return Ok(Generated {
                     puzzle: cand.puzzle,

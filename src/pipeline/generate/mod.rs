@@ -21,6 +21,7 @@ use crate::core::Cancel;
 use crate::core::generator::{ErScore, GenerateError, Generator, Rate, Unrated};
 use crate::core::grader::{Grader, Outcome, Rating};
 use crate::core::grid::Grid;
+use crate::core::profile::{NamedCount, TECHNIQUES, TechniqueTarget};
 use crate::error::Error;
 use crate::io::{Field, RowEncoder};
 
@@ -32,6 +33,7 @@ use super::progress::Progress;
 use super::records_run::{
     check_written, complete_output, open_output, output_name, write_error_path,
 };
+use super::solve::PROFILE_COLUMNS;
 use super::summary::{GradeStats, LEVELS};
 
 /// Most puzzles per window (rows buffered between the workers and the writer). A [`Pacer`]
@@ -44,10 +46,14 @@ pub const GENERATE_COLUMNS: &[&str] = &[
     "index", "puzzle", "solution", "clues", "er", "ep", "ed", "level", "hardest", "symmetry",
 ];
 
-/// The output columns of a run: [`GENERATE_COLUMNS`], with `regions` after `puzzle` for
-/// Jigsaw.
+/// The output columns of a run: [`GENERATE_COLUMNS`], with `steps` and `techniques` after
+/// `hardest` (`--profile`) and `regions` after `puzzle` for Jigsaw.
 pub fn generate_columns(cfg: &GenerateConfig) -> Vec<&'static str> {
     let mut c = GENERATE_COLUMNS.to_vec();
+    if cfg.profile {
+        let hardest = c.iter().position(|&n| n == "hardest").unwrap_or(c.len() - 1);
+        c.splice(hardest + 1..hardest + 1, PROFILE_COLUMNS);
+    }
     if cfg
         .variant
         .is_some_and(|v| v.shape == crate::core::geometry::Shape::Jigsaw)
@@ -67,8 +73,16 @@ pub trait RowRater: Rate + Send {
         fields: &mut [Field<'a>; 5],
     );
 
-    /// Counts `rating` in the summary's histogram.
-    fn tally(rating: &Self::Rating, grades: &mut GradeStats);
+    /// Fills `steps` and `techniques` for `rating` (entries in `named`).
+    fn profile_columns<'a>(
+        _rating: &'a Self::Rating,
+        _named: &'a mut [NamedCount; TECHNIQUES],
+    ) -> [Field<'a>; 2] {
+        [Field::Null; 2]
+    }
+
+    /// Counts `rating` in the summary's histogram, and its profile when `profile`.
+    fn tally(rating: &Self::Rating, grades: &mut GradeStats, profile: bool);
 
     /// Makes ratings stop soon after `cancel` is set (raters without long searches need
     /// nothing).
@@ -80,7 +94,7 @@ impl RowRater for Unrated {
         *fields = [Field::Null; 5];
     }
 
-    fn tally(_rating: &(), _grades: &mut GradeStats) {}
+    fn tally(_rating: &(), _grades: &mut GradeStats, _profile: bool) {}
 }
 
 /// The grader as `generate`'s rater: rates with a work budget per puzzle.
@@ -118,6 +132,10 @@ impl Rate for Graded {
             exact: r.complete,
         })
     }
+
+    fn technique_misses(r: &Rating, target: &TechniqueTarget) -> u16 {
+        target.misses(r)
+    }
 }
 
 impl RowRater for Graded {
@@ -125,9 +143,19 @@ impl RowRater for Graded {
         super::solve::rating_fields(r, bufs, fields);
     }
 
-    fn tally(r: &Rating, grades: &mut GradeStats) {
+    fn profile_columns<'a>(
+        r: &'a Rating,
+        named: &'a mut [NamedCount; TECHNIQUES],
+    ) -> [Field<'a>; 2] {
+        super::solve::profile_fields(r, named)
+    }
+
+    fn tally(r: &Rating, grades: &mut GradeStats, profile: bool) {
         if r.outcome != Outcome::Invalid {
             grades.add(r);
+            if profile {
+                grades.add_profile(&r.profile);
+            }
         }
     }
 
@@ -199,6 +227,7 @@ impl GenerateStats {
 pub struct GenerateWorker<R> {
     generator: Generator,
     rater: R,
+    named: [NamedCount; TECHNIQUES],
 }
 
 impl<R: RowRater> GenerateWorker<R> {
@@ -208,7 +237,11 @@ impl<R: RowRater> GenerateWorker<R> {
         let mut generator = Generator::new();
         generator.set_cancel(cancel);
         rater.set_cancel(cancel);
-        GenerateWorker { generator, rater }
+        GenerateWorker {
+            generator,
+            rater,
+            named: [("", 0); TECHNIQUES],
+        }
     }
 }
 
@@ -250,23 +283,31 @@ impl<R: RowRater> PuzzleWorker for GenerateWorker<R> {
         let mut bufs = [[0u8; 8]; 3];
         let mut rating = [Field::Null; 5];
         R::columns(&made.rating, &mut bufs, &mut rating);
-        R::tally(&made.rating, &mut stats.grades);
+        R::tally(&made.rating, &mut stats.grades, cfg.profile);
         let [er, ep, ed, level, hardest] = rating;
-        enc.write_row(
-            &mut block.out,
-            &[
-                Field::Int(index),
-                Field::Text(&puzzle),
-                Field::Text(&solution),
-                Field::Int(u64::from(made.clues)),
-                er,
-                ep,
-                ed,
-                level,
-                hardest,
-                Field::Text(made.symmetry.name().as_bytes()),
-            ],
-        );
+        let fields = [
+            Field::Int(index),
+            Field::Text(&puzzle),
+            Field::Text(&solution),
+            Field::Int(u64::from(made.clues)),
+            er,
+            ep,
+            ed,
+            level,
+            hardest,
+            Field::Text(made.symmetry.name().as_bytes()),
+        ];
+        if cfg.profile {
+            let [steps, techniques] = R::profile_columns(&made.rating, &mut self.named);
+            let mut all = [Field::Null; 12];
+            all[..9].copy_from_slice(&fields[..9]);
+            all[9] = steps;
+            all[10] = techniques;
+            all[11] = fields[9];
+            enc.write_row(&mut block.out, &all);
+        } else {
+            enc.write_row(&mut block.out, &fields);
+        }
     }
 }
 
@@ -355,6 +396,10 @@ impl GenerateSummary {
             }
             if g.lower_bounds > 0 {
                 t.push_str(&format!(" ({} lower bounds)", g.lower_bounds));
+            }
+            if let Some(table) = g.technique_text() {
+                t.push('\n');
+                t.push_str(&table);
             }
         }
         t

@@ -27,11 +27,12 @@ use crate::core::generator::{ErRange, ErScore, Symmetry, SymmetryChoice};
 use crate::core::geometry::{Geometry, S81, S369, Shape};
 use crate::core::grader::{Grader, Outcome, Rating};
 use crate::core::jigsaw;
+use crate::core::profile::{NamedCount, TECHNIQUES, TechniqueTarget};
 use crate::core::samurai::generator::rng_for;
 use crate::core::samurai::{SamuraiGenerator, SamuraiSymmetry};
 use crate::io::{Field, RowEncoder};
 use crate::pipeline::engine::Block;
-use crate::pipeline::solve::rating_fields;
+use crate::pipeline::solve::{profile_fields, rating_fields};
 
 use super::{Failure, GenerateStats, PuzzleWorker};
 
@@ -45,6 +46,9 @@ pub struct VariantTarget {
     /// Accept only puzzles whose ER is in this range (needs grading). A lower bound (the
     /// budget ran out) is in a range only when the range is open above.
     pub er: Option<ErRange>,
+    /// Conditions on the techniques of the grading path; `er` holds the ER range they
+    /// imply.
+    pub techniques: TechniqueTarget,
     /// Candidates to try for one puzzle before the run stops with an error.
     pub max_attempts: u64,
     /// Give up on a puzzle early, once its candidates' grading work passes this many units
@@ -171,6 +175,7 @@ pub struct VariantWorker<M: VariantMaker> {
     puzzle: Vec<u8>,
     solution: Vec<u8>,
     regions: Vec<u8>,
+    named: [NamedCount; TECHNIQUES],
     cancel: Cancel,
 }
 
@@ -189,6 +194,7 @@ impl<M: VariantMaker> VariantWorker<M> {
             puzzle: Vec::with_capacity(405),
             solution: Vec::with_capacity(405),
             regions: Vec::with_capacity(81),
+            named: [("", 0); TECHNIQUES],
         }
     }
 }
@@ -222,6 +228,7 @@ impl<M: VariantMaker> PuzzleWorker for VariantWorker<M> {
         let mut attempts = 0;
         let mut closest: Option<ErScore> = None;
         let mut work = 0u64;
+        let mut technique_misses = 0u64;
         let (puzzle, solution, grade) = loop {
             if self.cancel.requested() || failed_at.load(Ordering::Relaxed) < index {
                 // The block is dropped (interrupted, or behind a failed puzzle): nothing
@@ -263,8 +270,12 @@ impl<M: VariantMaker> PuzzleWorker for VariantWorker<M> {
                 break (puzzle, solution, grade);
             };
             let score = er_score(g);
-            if range.contains(score) {
+            let misses = target.techniques.misses(g);
+            if range.contains(score) && misses == 0 {
                 break (puzzle, solution, grade);
+            }
+            if range.contains(score) {
+                technique_misses += 1;
             }
             if closest.is_none_or(|c| range.distance(score) < range.distance(c)) {
                 closest = Some(score);
@@ -277,7 +288,14 @@ impl<M: VariantMaker> PuzzleWorker for VariantWorker<M> {
                 block.stats.failure = Some(Failure {
                     index,
                     attempts,
-                    message: failure_message(index, attempts, range, closest, &target, hopeless),
+                    message: failure_message(
+                        index,
+                        attempts,
+                        range,
+                        (closest, technique_misses),
+                        &target,
+                        hopeless,
+                    ),
                 });
                 return;
             }
@@ -293,14 +311,21 @@ impl<M: VariantMaker> PuzzleWorker for VariantWorker<M> {
         M::F::write_line(&solution, &mut self.solution);
         let mut bufs = [[0u8; 8]; 3];
         let mut rating = [Field::Null; 5];
+        let mut profile = [Field::Null; 2];
         if let Some(g) = &grade {
             if g.outcome != Outcome::Invalid {
                 stats.grades.add(g);
+                if cfg.profile {
+                    stats.grades.add_profile(&g.profile);
+                }
             }
             rating_fields(g, &mut bufs, &mut rating);
+            if cfg.profile {
+                profile = profile_fields(g, &mut self.named);
+            }
         }
         let [er, ep, ed, level, hardest] = rating;
-        let mut fields = [Field::Null; 11];
+        let mut fields = [Field::Null; 13];
         fields[0] = Field::Int(index);
         fields[1] = Field::Text(&self.puzzle);
         let mut k = 2;
@@ -318,11 +343,16 @@ impl<M: VariantMaker> PuzzleWorker for VariantWorker<M> {
             ed,
             level,
             hardest,
-            Field::Text(symmetry.name().as_bytes()),
         ] {
             fields[k] = f;
             k += 1;
         }
+        if cfg.profile {
+            fields[k..k + 2].copy_from_slice(&profile);
+            k += 2;
+        }
+        fields[k] = Field::Text(symmetry.name().as_bytes());
+        k += 1;
         enc.write_row(&mut block.out, &fields[..k]);
     }
 }
@@ -333,12 +363,20 @@ fn failure_message(
     index: u64,
     attempts: u64,
     range: ErRange,
-    closest: Option<ErScore>,
+    (closest, technique_misses): (Option<ErScore>, u64),
     target: &VariantTarget,
     hopeless: bool,
 ) -> String {
     let name = target.shape.name();
     let closest = closest.map(|c| format!("the closest ER was {c}"));
+    let techniques = if target.techniques.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " ({technique_misses} in range but not {})",
+            target.techniques.describe()
+        )
+    };
     if hopeless {
         format!(
             "puzzle {index}: ER in {range} looks out of reach for {name} puzzles: none of \
@@ -351,11 +389,21 @@ fn failure_message(
         )
     } else {
         format!(
-            "puzzle {index}: no {name} candidate had ER in {range} in {attempts} attempts{}. \
-             The target is too narrow for --max-attempts {}: widen --level/--er or raise \
-             --max-attempts",
+            "puzzle {index}: no {name} candidate had ER in {range}{} in {attempts} \
+             attempts{techniques}{}. The target is too narrow for --max-attempts {}: widen \
+             --level/--er{} or raise --max-attempts",
+            if target.techniques.is_empty() {
+                String::new()
+            } else {
+                format!(" and {}", target.techniques.describe())
+            },
             closest.map_or(String::new(), |c| format!("; {c}")),
-            target.max_attempts
+            target.max_attempts,
+            if target.techniques.is_empty() {
+                ""
+            } else {
+                " or the technique targets,"
+            }
         )
     }
 }
