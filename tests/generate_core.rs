@@ -331,3 +331,56 @@ fn minimize_refuses_puzzles_without_exactly_one_solution() {
     none.set(Cell::at(4, 8), Some(Digit::new(9)));
     assert_eq!(g.minimize(&none), Err(MinimizeError::NoSolution));
 }
+
+/// The grader as `generate` uses it, but never told of a cap: every rating exact.
+struct Uncapped(sudoku_batch::pipeline::generate::Graded);
+
+impl Rate for Uncapped {
+    type Rating = sudoku_batch::core::grader::Rating;
+    fn rate(&mut self, puzzle: &Grid, solution: &Grid) -> Self::Rating {
+        self.0.rate(puzzle, solution)
+    }
+    fn er(r: &Self::Rating) -> Option<ErScore> {
+        sudoku_batch::pipeline::generate::Graded::er(r)
+    }
+    fn technique_misses(
+        r: &Self::Rating,
+        t: &sudoku_batch::core::profile::TechniqueTarget,
+    ) -> u16 {
+        t.misses(r)
+    }
+}
+
+#[test]
+fn capping_the_grader_changes_no_puzzle_only_the_work() {
+    use sudoku_batch::core::grader::DEFAULT_BUDGET;
+    use sudoku_batch::core::profile::{TechniqueTarget, technique_by_name};
+    use sudoku_batch::pipeline::generate::Graded;
+    let hardest = |n: &str| TechniqueTarget {
+        hardest: technique_by_name(n),
+        ..TechniqueTarget::default()
+    };
+    let targets = [
+        (Some(ErRange { min: 32, max: 32 }), TechniqueTarget::default()),
+        (Some(ErRange { min: 26, max: 44 }), TechniqueTarget::default()),
+        (Some(ErRange { min: 45, max: 62 }), TechniqueTarget::default()),
+        (Some(ErRange { min: 42, max: 42 }), hardest("xy-wing")),
+    ];
+    let mut g = Generator::new();
+    for (er, techniques) in targets {
+        let target = Target {
+            er,
+            techniques,
+            ..Target::default()
+        };
+        for i in 0..6 {
+            let capped = g
+                .generate(&mut Graded::new(DEFAULT_BUDGET), &target, 17, i)
+                .unwrap();
+            let exact = g
+                .generate(&mut Uncapped(Graded::new(DEFAULT_BUDGET)), &target, 17, i)
+                .unwrap();
+            assert_eq!(capped, exact, "{er:?} {i}");
+        }
+    }
+}

@@ -202,6 +202,10 @@ pub enum Outcome {
     /// No implemented technique applies (the next step needs a chaining level that is not
     /// implemented, or is beyond all of them): lower bounds.
     Stuck,
+    /// The next step needs a technique whose base rating is above the cap
+    /// ([`Grader::set_er_cap`]), so ER is above it too; the rating stopped there: lower
+    /// bounds.
+    AboveCap,
     /// A stop was requested ([`Grader::set_cancel`]) before the end: lower bounds, and a
     /// result to throw away.
     Interrupted,
@@ -342,6 +346,8 @@ enum Halt {
     Exhausted(Producer),
     /// This producer is not implemented yet (a chaining level).
     Unsupported(Producer),
+    /// This producer's base rating is above the cap.
+    AboveCap(Producer),
     /// Every producer searched and found nothing.
     NothingFound,
 }
@@ -357,6 +363,7 @@ pub struct Grader<S: Size = S81> {
     step: Step<S>,
     solution: [S::Set; 9],
     cancel: Cancel,
+    er_cap: Tenths,
 }
 
 impl<S: Size> Default for Grader<S> {
@@ -424,7 +431,18 @@ impl<S: Size> Grader<S> {
             step: Step::default(),
             solution: [S::Set::EMPTY; 9],
             cancel: Cancel::NEVER,
+            er_cap: Tenths::MAX,
         }
+    }
+
+    /// Makes every later rating stop, as [`Outcome::AboveCap`] with ER a lower bound
+    /// above `cap`, once all the producers whose base rating is at most `cap` find nothing:
+    /// the next step would rate above `cap`, so ER would too. A generator that only needs
+    /// to know whether ER is in a range spares the searches for the hard steps of puzzles
+    /// that are far above it. Ratings up to `cap` are exact as before; `None` lifts the
+    /// cap.
+    pub fn set_er_cap(&mut self, cap: Option<Tenths>) {
+        self.er_cap = cap.unwrap_or(Tenths::MAX);
     }
 
     /// Makes every later rating stop within a few milliseconds once `cancel` is set; such
@@ -483,6 +501,9 @@ impl<S: Size> Grader<S> {
                 && !chains::supports(level)
             {
                 return Err(Halt::Unsupported(p));
+            }
+            if p.base_rating() > self.er_cap {
+                return Err(Halt::AboveCap(p));
             }
             if !budget.charge(p.cost()) {
                 return Err(Halt::Exhausted(p));
@@ -578,6 +599,10 @@ impl<S: Size> Grader<S> {
                     Halt::Unsupported(p) => {
                         floor = p.base_rating();
                         Outcome::Stuck
+                    }
+                    Halt::AboveCap(p) => {
+                        floor = p.base_rating();
+                        Outcome::AboveCap
                     }
                     Halt::NothingFound => {
                         floor = ChainLevel::Nested(4).base_rating();

@@ -39,6 +39,7 @@ fn outcome_name(o: Outcome) -> &'static str {
         Outcome::Complete => "complete",
         Outcome::BudgetExhausted => "budget-exhausted",
         Outcome::Stuck => "stuck",
+        Outcome::AboveCap => "above-cap",
         Outcome::Interrupted => "interrupted",
         Outcome::Invalid => "invalid",
     }
@@ -199,6 +200,9 @@ fn text<F: Family>(geo: &Geometry<F>, p: &Loaded<F>, steps: &[Step<F>], r: &Rati
         }
         Outcome::Stuck => t.push_str(
             "No implemented technique applies: the ratings marked >= are lower bounds.\n",
+        ),
+        Outcome::AboveCap => t.push_str(
+            "The next step rates above the cap: the ratings marked >= are lower bounds.\n",
         ),
         Outcome::Interrupted => t.push_str(
             "Interrupted (Ctrl-C or SIGTERM) before the end: the ratings marked >= are lower bounds.\n",

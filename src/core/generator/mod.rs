@@ -72,6 +72,12 @@ pub trait Rate {
     fn technique_misses(_rating: &Self::Rating, _target: &TechniqueTarget) -> u16 {
         1
     }
+
+    /// Tells the rater that ratings above `cap` (tenths of ER) need not be exact: it may
+    /// stop early with a lower bound above `cap` (see
+    /// [`Grader::set_er_cap`](crate::core::grader::Grader::set_er_cap)). `None`: every
+    /// rating exact.
+    fn set_er_cap(&mut self, _cap: Option<u16>) {}
 }
 
 /// The rater that does not rate (`--no-grade`): every rating is `()`, with no ER.

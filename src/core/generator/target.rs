@@ -284,6 +284,17 @@ impl Generator {
         // the result cannot depend on what this generator made before.
         self.sets.clear();
         let steering = target.steer && (target.er.is_some() || !target.techniques.is_empty());
+        // A candidate more than NEAR_MISS above a bounded range never starts or continues a
+        // local search (its distance is larger than any current one's), so its exact ER is
+        // not needed: the rater may stop at a lower bound past that, which spares the
+        // searches for its hardest steps. What is accepted and how the search moves stay
+        // the same.
+        rater.set_er_cap(
+            target
+                .er
+                .filter(|r| r.max != ErRange::OPEN)
+                .map(|r| r.max.saturating_add(NEAR_MISS)),
+        );
         let mut rejections = Rejections::default();
         let mut closest: Option<(u16, ErScore)> = None;
         let mut current: Option<(Candidate, u16)> = None;

@@ -21,6 +21,7 @@ use crate::core::Cancel;
 use crate::core::generator::{ErScore, GenerateError, Generator, Rate, Unrated};
 use crate::core::grader::{Grader, Outcome, Rating};
 use crate::core::grid::Grid;
+use crate::core::logic::Tenths;
 use crate::core::profile::{NamedCount, TECHNIQUES, TechniqueTarget};
 use crate::error::Error;
 use crate::io::{Field, RowEncoder};
@@ -135,6 +136,11 @@ impl Rate for Graded {
 
     fn technique_misses(r: &Rating, target: &TechniqueTarget) -> u16 {
         target.misses(r)
+    }
+
+    fn set_er_cap(&mut self, cap: Option<u16>) {
+        self.grader
+            .set_er_cap(cap.map(|c| Tenths::try_from(c).unwrap_or(Tenths::MAX)));
     }
 }
 
