@@ -268,7 +268,7 @@ pub struct GenerateArgs {
     /// Candidates to try for one puzzle before the run stops with an error saying the
     /// target is too narrow [default: 200000]. Without it, a --variant target that no
     /// candidate comes near (within 2.5 of ER) stops early, after about ten seconds of
-    /// grading; give it to insist.
+    /// work; give it to insist.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_attempts: Option<u64>,
 

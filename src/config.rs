@@ -451,7 +451,9 @@ fn technique_target(a: &GenerateArgs) -> Result<TechniqueTarget, Error> {
         t.uses[..sets.len()].copy_from_slice(&sets);
     }
     if let Some(why) = t.conflict() {
-        return Err(Error::Usage(format!("no puzzle can meet these targets: {why}")));
+        return Err(Error::Usage(format!(
+            "no puzzle can meet these targets: {why}"
+        )));
     }
     Ok(t)
 }
@@ -486,7 +488,8 @@ fn with_technique_range(
 /// Candidates per puzzle when `--max-attempts` is not given.
 pub const DEFAULT_MAX_ATTEMPTS: u64 = 200_000;
 
-/// Grading work (units of about 50 ns: about ten seconds of one core) after which a
+/// Work (making and grading candidates, in units of about 50 ns: about ten seconds of one
+/// core) after which a
 /// variant puzzle whose candidates never came within
 /// [`GIVE_UP_DISTANCE`](crate::pipeline::generate::variant::GIVE_UP_DISTANCE) of the ER
 /// range stops the run, when `--max-attempts` is not given.

@@ -61,6 +61,7 @@ fn config(format: InputFormat, threads: usize, limit: u32) -> SolveConfig {
         // random puzzles, and the budget's lower-bound path is exercised.
         grade: true,
         grade_budget: 20_000,
+        profile: false,
         shape: sudoku_batch::core::geometry::Shape::Classic,
     }
 }

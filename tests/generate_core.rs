@@ -343,10 +343,7 @@ impl Rate for Uncapped {
     fn er(r: &Self::Rating) -> Option<ErScore> {
         sudoku_batch::pipeline::generate::Graded::er(r)
     }
-    fn technique_misses(
-        r: &Self::Rating,
-        t: &sudoku_batch::core::profile::TechniqueTarget,
-    ) -> u16 {
+    fn technique_misses(r: &Self::Rating, t: &sudoku_batch::core::profile::TechniqueTarget) -> u16 {
         t.misses(r)
     }
 }
@@ -361,9 +358,18 @@ fn capping_the_grader_changes_no_puzzle_only_the_work() {
         ..TechniqueTarget::default()
     };
     let targets = [
-        (Some(ErRange { min: 32, max: 32 }), TechniqueTarget::default()),
-        (Some(ErRange { min: 26, max: 44 }), TechniqueTarget::default()),
-        (Some(ErRange { min: 45, max: 62 }), TechniqueTarget::default()),
+        (
+            Some(ErRange { min: 32, max: 32 }),
+            TechniqueTarget::default(),
+        ),
+        (
+            Some(ErRange { min: 26, max: 44 }),
+            TechniqueTarget::default(),
+        ),
+        (
+            Some(ErRange { min: 45, max: 62 }),
+            TechniqueTarget::default(),
+        ),
         (Some(ErRange { min: 42, max: 42 }), hardest("xy-wing")),
     ];
     let mut g = Generator::new();

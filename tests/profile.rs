@@ -102,7 +102,8 @@ fn solve_profile_columns_match_what_explain_prints() {
         .collect();
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("in.txt");
-    sample.push("4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........");
+    sample
+        .push("4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........");
     std::fs::write(&input, sample.join("\n")).unwrap();
     let out = stdout(&run(&["solve", input.to_str().unwrap(), "--profile", "-q"]));
     let rows = csv_rows(&out);
@@ -125,7 +126,10 @@ fn solve_profile_columns_match_what_explain_prints() {
             .sum();
         assert_eq!(sum, n);
         // The hardest technique is one of those used.
-        assert!(row[techniques].contains(&format!("{}:", row[hardest])), "{row:?}");
+        assert!(
+            row[techniques].contains(&format!("{}:", row[hardest])),
+            "{row:?}"
+        );
     }
 }
 
@@ -242,6 +246,11 @@ fn profile_with_the_other_columns_and_shapes() {
         }
     }
     // A profile needs grading.
-    let o = run(&["solve", data("mixed.txt").to_str().unwrap(), "--profile", "--no-grade"]);
+    let o = run(&[
+        "solve",
+        data("mixed.txt").to_str().unwrap(),
+        "--profile",
+        "--no-grade",
+    ]);
     assert_eq!(o.status.code(), Some(2));
 }

@@ -151,7 +151,16 @@ fn technique_targets_on_other_shapes() {
 fn same_bytes_for_any_thread_count() {
     let args = |t: &'static str| {
         vec![
-            "generate", "-n", "12", "--hardest", "ur1", "--seed", "9", "-q", "--threads", t,
+            "generate",
+            "-n",
+            "12",
+            "--hardest",
+            "ur1",
+            "--seed",
+            "9",
+            "-q",
+            "--threads",
+            t,
         ]
     };
     let one = stdout(&run(&args("1")));
@@ -173,7 +182,13 @@ fn unknown_and_impossible_targets_are_usage_errors() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("no puzzle can meet these targets"), "{err}");
 
-    let o = run(&["generate", "--technique", "swordfish", "--max-technique", "x-wing"]);
+    let o = run(&[
+        "generate",
+        "--technique",
+        "swordfish",
+        "--max-technique",
+        "x-wing",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("harder than --max-technique"));
 

@@ -38,11 +38,11 @@ use super::geometry::{self, Arr, CellBits, Geometry, S81, Size};
 use super::grid::Grid;
 use super::index::{Cell, Digit};
 use super::logic::chains::{self, ChainLevel, ChainScratch};
-use super::profile::Profile;
 use super::logic::{
     Board, Budget, Scratch, Step, Technique, Tenths, aligned_exclusion, bug, fish, intersections,
     singles, subsets, uniqueness, wings,
 };
+use super::profile::Profile;
 
 /// Default work budget per 81-cell puzzle, in work units (about 50 ns each): about one
 /// second on one core.

@@ -39,7 +39,8 @@ impl Technique {
                 | T::UniqueLoop3
                 | T::UniqueLoop4
                 | T::BugType3
-        ) || self.base_rating() >= T::XCycle.base_rating() && !matches!(self, T::AlignedTripleExclusion)
+        ) || self.base_rating() >= T::XCycle.base_rating()
+            && !matches!(self, T::AlignedTripleExclusion)
     }
 }
 
@@ -145,7 +146,10 @@ impl TechniqueSet {
 
     /// The techniques in the set, in SE's order.
     pub fn iter(self) -> impl Iterator<Item = Technique> {
-        Technique::ALL.iter().copied().filter(move |&t| self.contains(t))
+        Technique::ALL
+            .iter()
+            .copied()
+            .filter(move |&t| self.contains(t))
     }
 
     /// The smallest base rating in the set (`None` for the empty set).
@@ -207,7 +211,12 @@ const ALIASES: &[(&str, &[Technique])] = {
         ("ul4", &[T::UniqueLoop4]),
         (
             "ul",
-            &[T::UniqueLoop1, T::UniqueLoop2, T::UniqueLoop3, T::UniqueLoop4],
+            &[
+                T::UniqueLoop1,
+                T::UniqueLoop2,
+                T::UniqueLoop3,
+                T::UniqueLoop4,
+            ],
         ),
         ("bug1", &[T::BugType1]),
         ("bug2", &[T::BugType2]),
@@ -308,7 +317,9 @@ impl std::error::Error for UnknownTechnique {}
 /// Parses a comma-separated list of technique names, one set per name.
 pub fn parse_techniques(list: &str) -> Result<Vec<TechniqueSet>, UnknownTechnique> {
     list.split(',')
-        .map(|name| technique_by_name(name.trim()).ok_or_else(|| UnknownTechnique(name.trim().into())))
+        .map(|name| {
+            technique_by_name(name.trim()).ok_or_else(|| UnknownTechnique(name.trim().into()))
+        })
         .collect()
 }
 
@@ -335,7 +346,8 @@ impl TechniqueTarget {
     }
 
     /// How far `r` is from meeting the conditions: 0 when it meets them all; else 1 for
-    /// each set of `uses` the path missed, 1 for a wrong (or unknown) hardest technique,
+    /// each set of `uses` the path missed, 1 for a wrong (or unknown) hardest technique
+    /// that the path still used, 4 for one it did not use,
     /// and for `max` the tenths by which the hardest technique used is above it (1 when
     /// the path did not go to the end).
     pub fn misses(&self, r: &Rating) -> u16 {
@@ -349,7 +361,9 @@ impl TechniqueTarget {
         if let Some(h) = self.hardest
             && !(r.complete && r.steps > 0 && h.contains(r.hardest))
         {
-            m += 1;
+            // A path that uses the technique somewhere is nearer than one that does not:
+            // its neighbours more often still need it.
+            m += if h.intersects(used) { 1 } else { 4 };
         }
         if let Some(max) = self.max {
             let allowed = max.max_base().unwrap_or(0);
@@ -516,7 +530,10 @@ mod tests {
         assert_eq!(one("nishio"), Some(vec![Technique::NishioForcingChain]));
         assert_eq!(
             one("Hidden single"),
-            Some(vec![Technique::HiddenSingleBox, Technique::HiddenSingleLine])
+            Some(vec![
+                Technique::HiddenSingleBox,
+                Technique::HiddenSingleLine
+            ])
         );
         assert_eq!(one("dfc"), Some(vec![Technique::DynamicForcingChain]));
         assert_eq!(

@@ -137,7 +137,6 @@ impl TechniqueTotals {
             .map(|t| (t.name(), self.puzzles[t.index()], self.steps[t.index()]))
             .collect()
     }
-
 }
 
 impl Default for GradeStats {

@@ -52,8 +52,8 @@ pub use symmetry::{Orbit, Symmetry, SymmetryChoice, UnknownSymmetry};
 pub use target::{ErRange, ErScore, GenerateError, Rejections, Target};
 
 use super::cancel::Cancel;
-use super::profile::TechniqueTarget;
 use super::grid::Grid;
+use super::profile::TechniqueTarget;
 use super::solver::{SolveOutcome, Solver};
 
 /// A grader as the generator sees it: rates a uniquely solvable puzzle.

@@ -52,7 +52,10 @@ pub const GENERATE_COLUMNS: &[&str] = &[
 pub fn generate_columns(cfg: &GenerateConfig) -> Vec<&'static str> {
     let mut c = GENERATE_COLUMNS.to_vec();
     if cfg.profile {
-        let hardest = c.iter().position(|&n| n == "hardest").unwrap_or(c.len() - 1);
+        let hardest = c
+            .iter()
+            .position(|&n| n == "hardest")
+            .unwrap_or(c.len() - 1);
         c.splice(hardest + 1..hardest + 1, PROFILE_COLUMNS);
     }
     if cfg
