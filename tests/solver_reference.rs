@@ -13,7 +13,9 @@ use sudoku_batch::core::{Cell, Digit, Grid, SolveOutcome, Solver};
 /// The reference: depth-first search over cells, always the empty cell with the fewest
 /// candidates (from row, column and box masks kept up to date), digits in increasing
 /// order. Counts solutions up to `limit` and keeps the first. `banned[c]` lists digits
-/// (bit d-1) excluded at cell c.
+/// (bit d-1) excluded at cell c. It has no propagation, so a few random cases (an
+/// unsolvable grid whose contradiction lies deep) would take it hours: it gives up after
+/// [`REFERENCE_NODES`] nodes, and such a case is rejected (proptest draws another).
 struct Reference {
     cells: [u8; 81],
     banned: [u16; 81],
@@ -23,14 +25,19 @@ struct Reference {
     limit: u32,
     count: u32,
     first: Option<[u8; 81]>,
+    nodes_left: u64,
 }
+
+/// Search nodes the reference may visit for one case (about a second).
+const REFERENCE_NODES: u64 = 10_000_000;
 
 fn box_of(i: usize) -> usize {
     i / 27 * 3 + i % 9 / 3
 }
 
 impl Reference {
-    fn run(cells: [u8; 81], banned: [u16; 81], limit: u32) -> (u32, Option<[u8; 81]>) {
+    /// The count and the first solution; `None` when the search was given up.
+    fn run(cells: [u8; 81], banned: [u16; 81], limit: u32) -> Option<(u32, Option<[u8; 81]>)> {
         let mut r = Reference {
             cells,
             banned,
@@ -40,6 +47,7 @@ impl Reference {
             limit,
             count: 0,
             first: None,
+            nodes_left: REFERENCE_NODES,
         };
         for (i, &v) in cells.iter().enumerate() {
             if v == 0 {
@@ -48,12 +56,12 @@ impl Reference {
             let m = 1u16 << (v - 1);
             // A digit twice in a house, or a given that is itself excluded: no solution.
             if (r.rows[i / 9] | r.cols[i % 9] | r.boxes[box_of(i)] | banned[i]) & m != 0 {
-                return (0, None);
+                return Some((0, None));
             }
             r.toggle(i, m);
         }
         r.search();
-        (r.count, r.first)
+        (r.nodes_left > 0).then_some((r.count, r.first))
     }
 
     fn toggle(&mut self, i: usize, m: u16) {
@@ -63,6 +71,10 @@ impl Reference {
     }
 
     fn search(&mut self) {
+        if self.nodes_left == 0 {
+            return;
+        }
+        self.nodes_left -= 1;
         let mut best: Option<(usize, u16)> = None;
         for i in 0..81 {
             if self.cells[i] != 0 {
@@ -94,7 +106,7 @@ impl Reference {
             self.search();
             self.toggle(i, m);
             self.cells[i] = 0;
-            if self.count >= self.limit {
+            if self.count >= self.limit || self.nodes_left == 0 {
                 return;
             }
         }
@@ -178,7 +190,11 @@ fn check(cells: [u8; 81], excluded: &[(usize, u8)], limit: u32) -> Result<(), Te
     for &(c, d) in excluded {
         banned[c] |= 1 << (d - 1);
     }
-    let (ref_count, ref_first) = Reference::run(cells, banned, limit);
+    let Some((ref_count, ref_first)) = Reference::run(cells, banned, limit) else {
+        return Err(TestCaseError::reject(
+            "the reference search is too long for this case",
+        ));
+    };
     let mut outs = [SolveOutcome::default(); 3];
     for (out, backend) in outs
         .iter_mut()
@@ -308,11 +324,16 @@ fn the_reference_itself_finds_a_known_solution() {
         "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
             .parse()
             .unwrap();
-    let (n, s) = Reference::run(*p.values(), [0; 81], 2);
+    let (n, s) = Reference::run(*p.values(), [0; 81], 2).expect("reference finished");
     assert_eq!(n, 1);
     let s = Grid::from_values(s.unwrap()).unwrap();
     assert!(s.is_solution_of(&p));
-    assert_eq!(Reference::run(solution_grid(7), [0; 81], 2).0, 1);
+    assert_eq!(
+        Reference::run(solution_grid(7), [0; 81], 2)
+            .expect("reference finished")
+            .0,
+        1
+    );
 }
 
 #[test]
@@ -326,7 +347,7 @@ fn golden_file_agrees_with_the_reference() {
         let p: Grid = f.next().unwrap().parse().unwrap();
         let count: u32 = f.next().unwrap().parse().unwrap();
         let sol = f.next().unwrap();
-        let (n, first) = Reference::run(*p.values(), [0; 81], 2);
+        let (n, first) = Reference::run(*p.values(), [0; 81], 2).expect("reference finished");
         assert_eq!(n, count, "{p}");
         if n == 1 {
             let first = Grid::from_values(first.unwrap()).unwrap();
@@ -355,7 +376,7 @@ fn hard_puzzles_with_many_givens_agree_with_the_reference() {
             continue;
         };
         let mut cells = *g.values();
-        let (n, sol) = Reference::run(cells, [0; 81], 2);
+        let (n, sol) = Reference::run(cells, [0; 81], 2).expect("reference finished");
         assert_eq!(n, 1, "{g}");
         let sol = sol.unwrap();
         let mut i = 0;
