@@ -8,8 +8,8 @@ order, with the columns of the ``sudoku-batch`` command line.
 
 >>> import sudoku_batch as sb
 >>> r = sb.solve(["4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"])
->>> r["status"], r["er"]
-(['solved'], [7.1])
+>>> r["status"], r["solution"][0][:9], r["er"], r["hardest"]
+(['solved'], '468931527', [9.0], ['Dynamic forcing chains'])
 
 A puzzle that cannot be read is a row with status ``invalid`` and the reason in ``error``,
 as in the CLI; arguments of the wrong type raise ``TypeError``, bad values ``ValueError``.
@@ -30,10 +30,11 @@ from . import _native
 from ._native import SolveResult, Solver
 
 if TYPE_CHECKING:  # pragma: no cover
-    import numpy
-    import pandas
-    import polars
-    import pyarrow
+    # Optional: for the annotations only (ignored where a package or its stubs are absent).
+    import numpy  # type: ignore[import-not-found, unused-ignore]
+    import pandas  # type: ignore[import-not-found, import-untyped, unused-ignore]
+    import polars  # type: ignore[import-not-found, unused-ignore]
+    import pyarrow  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
 __version__: str = _native.__version__
 
@@ -139,9 +140,10 @@ class Results:
         for a digit; a row without a grid is all zeros. Needs NumPy."""
         np = _numpy("grid_array()")
         values = self._table.grid_values(column)
-        return np.frombuffer(values, dtype=np.uint8).reshape(
+        grids: "numpy.ndarray" = np.frombuffer(values, dtype=np.uint8).reshape(
             self._table.num_rows, self._table.grid_width
         )
+        return grids
 
     def solution_array(self) -> "numpy.ndarray":
         """The ``solution`` column as a (N, 81) ``uint8`` array (see :meth:`grid_array`)."""
@@ -164,7 +166,8 @@ class Results:
         pandas and pyarrow)."""
         import pandas
 
-        return self.to_arrow().to_pandas(types_mapper=pandas.ArrowDtype)
+        df: "pandas.DataFrame" = self.to_arrow().to_pandas(types_mapper=pandas.ArrowDtype)
+        return df
 
     def __repr__(self) -> str:
         return f"<sudoku_batch.Results: {self.num_rows} rows; columns {', '.join(self.columns)}>"
@@ -209,9 +212,13 @@ def _threads(threads: object) -> List[str]:
 
 
 def _number(name: str, value: object) -> str:
+    if name == "clues":
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise TypeError(f"clues bounds must be ints or None, not {type(value).__name__}")
+        return str(int(value))
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} bounds must be numbers or None, not {type(value).__name__}")
-    return repr(float(value)) if name == "er" else str(int(value))
+    return repr(float(value))
 
 
 def _range(name: str, value: object) -> str:
@@ -321,10 +328,10 @@ def _input(puzzles: object) -> Tuple[str, object, int]:
         items = puzzles
     elif callable(getattr(puzzles, "to_pylist", None)):
         # pyarrow arrays (whose iteration yields Arrow scalars, not str).
-        items = puzzles.to_pylist()  # type: ignore[union-attr]
+        items = list(getattr(puzzles, "to_pylist")())
     elif callable(getattr(puzzles, "to_list", None)):
         # pandas and polars series: a list of str in one call.
-        items = puzzles.to_list()  # type: ignore[union-attr]
+        items = list(getattr(puzzles, "to_list")())
     else:
         try:
             items = list(puzzles)  # type: ignore[call-overload]

@@ -136,3 +136,10 @@ def test_the_solver_on_variants(variant):
     assert [s.solve(p).solution for p in puzzles] == want["solution"]
     if variant == "jigsaw":
         assert [s.solve(p).regions for p in puzzles] == want["regions"]
+
+
+def test_the_module_docstring_example_holds():
+    import doctest
+
+    failed, tried = doctest.testmod(sb, verbose=False)
+    assert tried >= 3 and failed == 0
