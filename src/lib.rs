@@ -17,6 +17,8 @@
 //! - [`io`]: input sources, record formats, row encodings and output sinks.
 //! - [`pipeline`]: rayon fan-out in ordered windows, progress and summaries.
 //! - [`cli`] and [`config`]: the command line and the validated settings built from it.
+//! - `python` (with the `python` feature): the PyO3 extension module behind the
+//!   `sudoku_batch` Python package.
 //!
 //! # Example
 //!
@@ -39,3 +41,5 @@ pub mod core;
 pub mod error;
 pub mod io;
 pub mod pipeline;
+#[cfg(feature = "python")]
+pub mod python;

@@ -7,5 +7,5 @@ pub mod output;
 pub mod records;
 
 pub use input::Source;
-pub use output::{Field, OutputFormat, RowEncoder, Sink};
+pub use output::{Field, FieldReader, OutputFormat, RowEncoder, Sink};
 pub use records::{CellsKind, Record, RecordFormat, Splitter};

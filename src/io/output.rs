@@ -18,6 +18,18 @@ pub enum OutputFormat {
     Tsv,
     /// One JSON object per line; numbers as numbers, absent values as `null`.
     Jsonl,
+    /// For consumers in the same process (the Python bindings): each field as its kind and
+    /// its bytes, with no quoting, escaping or line breaks, read back by [`FieldReader`].
+    /// Rows are the fields of the columns in order; there is no header.
+    ///
+    /// ```text
+    /// Null   0
+    /// Int    1  u64 (little-endian, 8 bytes)
+    /// Text   2  len (u32, little-endian)  bytes
+    /// Raw    3  len  bytes
+    /// Plain  4  len  bytes
+    /// ```
+    Fields,
 }
 
 /// One field of a row.
@@ -64,7 +76,7 @@ impl RowEncoder {
         let sep = match self.format {
             OutputFormat::Csv => b',',
             OutputFormat::Tsv => b'\t',
-            OutputFormat::Jsonl => return,
+            OutputFormat::Jsonl | OutputFormat::Fields => return,
         };
         for (i, c) in self.columns.iter().enumerate() {
             if i > 0 {
@@ -79,6 +91,12 @@ impl RowEncoder {
     pub fn write_row(&self, out: &mut Vec<u8>, fields: &[Field<'_>]) {
         debug_assert_eq!(fields.len(), self.columns.len());
         match self.format {
+            OutputFormat::Fields => {
+                for f in fields {
+                    write_field(out, f);
+                }
+                return;
+            }
             OutputFormat::Csv | OutputFormat::Tsv => {
                 let tsv = self.format == OutputFormat::Tsv;
                 for (i, f) in fields.iter().enumerate() {
@@ -142,6 +160,91 @@ impl RowEncoder {
             }
         }
         out.push(b'\n');
+    }
+}
+
+/// The tags of [`OutputFormat::Fields`].
+const TAG_NULL: u8 = 0;
+const TAG_INT: u8 = 1;
+const TAG_TEXT: u8 = 2;
+const TAG_RAW: u8 = 3;
+const TAG_PLAIN: u8 = 4;
+
+/// Appends one field in the [`OutputFormat::Fields`] encoding.
+fn write_field(out: &mut Vec<u8>, f: &Field<'_>) {
+    let (tag, bytes) = match *f {
+        Field::Null => {
+            out.push(TAG_NULL);
+            return;
+        }
+        Field::Int(n) => {
+            out.push(TAG_INT);
+            out.extend_from_slice(&n.to_le_bytes());
+            return;
+        }
+        Field::Text(b) => (TAG_TEXT, b),
+        Field::Raw(b) => (TAG_RAW, b),
+        Field::Plain(b) => (TAG_PLAIN, b),
+    };
+    // Records are at most MAX_RECORD (1 MiB) long, so a field's length fits in a u32.
+    let len = u32::try_from(bytes.len()).unwrap_or(u32::MAX);
+    out.push(tag);
+    out.extend_from_slice(&len.to_le_bytes());
+    out.extend_from_slice(&bytes[..len as usize]);
+}
+
+/// Reads back the fields of rows written in the [`OutputFormat::Fields`] encoding, in
+/// order, borrowing their bytes.
+#[derive(Clone, Debug)]
+pub struct FieldReader<'a> {
+    buf: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> FieldReader<'a> {
+    /// A reader of the fields in `buf`.
+    pub fn new(buf: &'a [u8]) -> FieldReader<'a> {
+        FieldReader { buf, pos: 0 }
+    }
+
+    /// True when every field has been read.
+    pub fn is_empty(&self) -> bool {
+        self.pos >= self.buf.len()
+    }
+
+    /// The next field; `None` at the end of the buffer, or when the buffer is cut inside a
+    /// field or holds an unknown tag (which the writer above never produces).
+    pub fn next_field(&mut self) -> Option<Field<'a>> {
+        let rest = &self.buf[self.pos.min(self.buf.len())..];
+        let (&tag, rest) = rest.split_first()?;
+        let (field, used) = match tag {
+            TAG_NULL => (Field::Null, 0),
+            TAG_INT => {
+                let n = u64::from_le_bytes(rest.get(..8)?.try_into().ok()?);
+                (Field::Int(n), 8)
+            }
+            TAG_TEXT | TAG_RAW | TAG_PLAIN => {
+                let len = u32::from_le_bytes(rest.get(..4)?.try_into().ok()?) as usize;
+                let b = rest.get(4..4 + len)?;
+                let f = match tag {
+                    TAG_TEXT => Field::Text(b),
+                    TAG_RAW => Field::Raw(b),
+                    _ => Field::Plain(b),
+                };
+                (f, 4 + len)
+            }
+            _ => return None,
+        };
+        self.pos += 1 + used;
+        Some(field)
+    }
+}
+
+impl<'a> Iterator for FieldReader<'a> {
+    type Item = Field<'a>;
+
+    fn next(&mut self) -> Option<Field<'a>> {
+        self.next_field()
     }
 }
 
@@ -316,5 +419,31 @@ mod tests {
         ];
         assert_eq!(row(OutputFormat::Tsv, &t), "a\\tb\\n\t\t\t>=9.5\n");
         assert!(row(OutputFormat::Jsonl, &t).ends_with("\"d\":\">=9.5\"}\n"));
+    }
+
+    #[test]
+    fn packed_fields_read_back_as_written() {
+        let f = [
+            Field::Int(u64::MAX - 7),
+            Field::Text(b"x,\"y\"\n\xff"),
+            Field::Null,
+            Field::Raw(b">=9.5"),
+        ];
+        let g = [Field::Int(0), Field::Null, Field::Plain(b""), Field::Null];
+        let e = RowEncoder::new(OutputFormat::Fields, vec!["a", "b", "c", "d"]);
+        let mut out = Vec::new();
+        e.write_header(&mut out);
+        assert!(out.is_empty());
+        e.write_row(&mut out, &f);
+        e.write_row(&mut out, &g);
+        let back: Vec<String> = FieldReader::new(&out).map(|f| format!("{f:?}")).collect();
+        let want: Vec<String> = f.iter().chain(&g).map(|f| format!("{f:?}")).collect();
+        assert_eq!(back, want);
+        // A cut buffer ends the fields instead of reading past it: without its last three
+        // bytes (the final Null and half the length of the empty Plain before it), six
+        // fields remain.
+        let mut r = FieldReader::new(&out[..out.len() - 3]);
+        assert_eq!(r.by_ref().count(), 6);
+        assert!(!r.is_empty());
     }
 }

@@ -242,11 +242,11 @@ impl MinimizeSummary {
     }
 }
 
-/// `minimize` as a [`RecordJob`].
-struct MinimizeJob<F> {
-    enc: RowEncoder,
-    shape: Shape,
-    family: std::marker::PhantomData<F>,
+/// `minimize` as a [`RecordJob`] (also run over puzzles in memory, by [`super::memory`]).
+pub(super) struct MinimizeJob<F> {
+    pub(super) enc: RowEncoder,
+    pub(super) shape: Shape,
+    pub(super) family: std::marker::PhantomData<F>,
 }
 
 impl<F: ReadRecord> RecordJob for MinimizeJob<F> {

@@ -4,12 +4,14 @@
 //! read records, which [`solve`] and [`minimize`] plug into (generic over the shape family,
 //! [`shape`] reads the records of each shape); [`generate`] runs over puzzle indices instead (one worker for the
 //! classic grid, one generic worker for the other shapes); [`bench`](mod@bench) and [`explain`] work in-process on a few puzzles; [`summary`] and
-//! [`progress`] report.
+//! [`progress`] report. [`memory`] runs the same workers over puzzles held in memory (the
+//! Python bindings).
 
 pub mod bench;
 pub mod engine;
 pub mod explain;
 pub mod generate;
+pub mod memory;
 pub mod minimize;
 pub mod progress;
 pub mod records_run;

@@ -439,11 +439,12 @@ pub fn run(cfg: &SolveConfig, interrupt: Arc<AtomicBool>) -> Result<(SolveSummar
     run_with(cfg, source, None, interrupt)
 }
 
-/// `solve` as a [`RecordJob`]: the settings and the row encoder.
-struct SolveJob<'a, F> {
-    cfg: &'a SolveConfig,
-    enc: RowEncoder,
-    family: std::marker::PhantomData<F>,
+/// `solve` as a [`RecordJob`]: the settings and the row encoder (also run over puzzles in
+/// memory, by [`super::memory`]).
+pub(super) struct SolveJob<'a, F> {
+    pub(super) cfg: &'a SolveConfig,
+    pub(super) enc: RowEncoder,
+    pub(super) family: std::marker::PhantomData<F>,
 }
 
 impl<F: ReadRecord> RecordJob for SolveJob<'_, F> {
