@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import numbers
 import sys
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _native
 from ._native import SolveResult, Solver
@@ -351,6 +351,7 @@ def solve(
     grade_budget: Optional[int] = None,
     variant: str = "classic",
     threads: Optional[int] = None,
+    profile: bool = False,
 ) -> Results:
     """Solve every puzzle: the rows of ``sudoku-batch solve``.
 
@@ -367,11 +368,17 @@ def solve(
     :param grade_budget: work units per graded puzzle (default: the CLI's, about a second).
     :param variant: ``classic``, ``x``, ``windoku``, ``jigsaw`` or ``samurai``.
     :param threads: worker threads (``None`` or 0: all cores, or ``RAYON_NUM_THREADS``).
+    :param profile: add the technique profile of each graded puzzle after ``hardest``:
+        ``steps`` (int) and ``techniques`` (``"Hidden single:41;Pointing:2"``, every
+        technique the grading path used with its steps, in Sudoku Explainer's order), as
+        ``solve --profile``. Needs ``grade``.
     """
     argv = ["solve", "-", "--limit", _int("limit", limit, 1, 2**32 - 1)]
     argv += ["--variant", _choice("variant", variant, VARIANTS)] + _threads(threads)
     if not _bool("grade", grade):
         argv.append("--no-grade")
+    if _bool("profile", profile):
+        argv.append("--profile")
     if grade_budget is not None:
         argv += ["--grade-budget", _int("grade_budget", grade_budget, 1)]
     kind, data, size = _input(puzzles)
@@ -396,16 +403,16 @@ def rate(
     Columns: ``line, id, puzzle, status, er, ep, ed, level, hardest, error, tail`` and
     the ``*_lower_bound`` flags. Only uniquely solvable puzzles are rated.
 
-    :param profile: the technique profile (not in this build yet: ``True`` raises
-        ``NotImplementedError``).
+    :param profile: add ``steps`` and ``techniques`` after ``hardest`` (see :func:`solve`).
     """
-    if _bool("profile", profile):
-        raise NotImplementedError(
-            "profile=True needs the technique profile, which this build of sudoku-batch "
-            "does not have yet"
-        )
     r = solve(
-        puzzles, limit=2, grade=True, grade_budget=grade_budget, variant=variant, threads=threads
+        puzzles,
+        limit=2,
+        grade=True,
+        grade_budget=grade_budget,
+        variant=variant,
+        threads=threads,
+        profile=profile,
     )
     keep = [c for c in r.columns if c not in _NOT_RATED]
     return Results(r._table.select(keep))
@@ -426,6 +433,10 @@ def generate(
     clues: Union[int, Tuple[Optional[int], Optional[int]], str, None] = None,
     max_attempts: Optional[int] = None,
     regions: Optional[str] = None,
+    technique: Union[str, Sequence[str], None] = None,
+    hardest: Optional[str] = None,
+    max_technique: Optional[str] = None,
+    profile: bool = False,
 ) -> Results:
     """Generate ``n`` uniquely solvable puzzles: the same puzzles, byte for byte, as
     ``sudoku-batch generate -n N --seed SEED ...`` with the same arguments, for any
@@ -445,6 +456,12 @@ def generate(
     :param clues: clue count range, as ``er``.
     :param max_attempts: candidates per puzzle before giving up with ``ValueError``.
     :param regions: Jigsaw: every puzzle on this layout (81 region ids 1-9).
+    :param technique: accept only puzzles whose grading path uses each of these
+        techniques (names as ``explain`` prints them, or short forms: ``"x-wing"``,
+        ``"ur1"``, ``"bug1"``, ``"nishio"``...; a list, or one comma-separated str).
+    :param hardest: accept only puzzles whose hardest step is this technique.
+    :param max_technique: accept only puzzles that need nothing harder than this technique.
+    :param profile: add ``steps`` and ``techniques`` after ``hardest`` (see :func:`solve`).
     """
     argv = ["generate", "-n", _int("n", n, 0), "--seed", _int("seed", seed, 0, 2**64 - 1)]
     argv += ["--variant", _choice("variant", variant, VARIANTS)] + _threads(threads)
@@ -468,6 +485,18 @@ def generate(
         if not isinstance(regions, str):
             raise TypeError(f"regions must be a str, not {type(regions).__name__}")
         argv += ["--regions", regions]
+    if technique is not None:
+        names = [technique] if isinstance(technique, str) else list(technique)
+        if not names or not all(isinstance(t, str) for t in names):
+            raise TypeError("technique must be a str or a list of str")
+        argv += ["--technique", ",".join(names)]
+    for opt, value in (("hardest", hardest), ("max-technique", max_technique)):
+        if value is not None:
+            if not isinstance(value, str):
+                raise TypeError(f"{opt.replace('-', '_')} must be a str, not {type(value).__name__}")
+            argv += [f"--{opt}", value]
+    if _bool("profile", profile):
+        argv.append("--profile")
     return Results(_native.generate(argv))
 
 

@@ -16,7 +16,7 @@ REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "data"
 BIN = Path(os.environ.get("SUDOKU_BATCH_BIN", REPO / "target" / "release" / "sudoku-batch"))
 
-INT_COLUMNS = {"line", "index", "solutions", "guesses", "clues"}
+INT_COLUMNS = {"line", "index", "solutions", "guesses", "clues", "steps"}
 RATING_COLUMNS = ("er", "ep", "ed")
 
 

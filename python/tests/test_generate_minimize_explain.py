@@ -23,6 +23,15 @@ from conftest import DATA, cli_rows, records, run_cli, same_rows
         ({"seed": 2, "variant": "x", "grade": False}, ["--variant", "x", "--no-grade"]),
         ({"seed": 2, "variant": "jigsaw", "grade": False}, ["--variant", "jigsaw", "--no-grade"]),
         ({"seed": 4, "variant": "samurai", "grade": False}, ["--variant", "samurai", "--no-grade"]),
+        ({"seed": 1, "hardest": "x-wing", "profile": True}, ["--hardest", "x-wing", "--profile"]),
+        (
+            {"seed": 2, "technique": ["naked pair", "Pointing"], "max_technique": "xy-wing"},
+            ["--technique", "naked pair,Pointing", "--max-technique", "xy-wing"],
+        ),
+        (
+            {"seed": 3, "variant": "x", "technique": "hidden pair", "profile": True},
+            ["--variant", "x", "--technique", "hidden pair", "--profile"],
+        ),
     ],
 )
 def test_generate_equals_the_cli(kwargs, flags):
@@ -105,3 +114,14 @@ def test_explain_with_a_small_budget_marks_lower_bounds():
     got = sb.explain(puzzle, grade_budget=5000)
     assert got == want
     assert got["er_lower_bound"] is True
+
+
+def test_technique_targets_check_their_arguments():
+    with pytest.raises(ValueError, match="unknown technique 'frobnicate'"):
+        sb.generate(1, seed=1, hardest="frobnicate")
+    with pytest.raises(ValueError, match="no puzzle can meet these targets"):
+        sb.generate(1, seed=1, hardest="x-wing", level="fiendish")
+    with pytest.raises(TypeError):
+        sb.generate(1, seed=1, hardest=3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        sb.generate(1, seed=1, technique=[1])  # type: ignore[list-item]

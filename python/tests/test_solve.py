@@ -199,8 +199,24 @@ def test_rate_gives_the_published_ratings():
     published = [tuple(float(x) for x in t.split("\t")[1:4]) for _, t in recs]
     assert list(zip(r["er"], r["ep"], r["ed"])) == published
     assert set(r["er_lower_bound"]) == {False}
-    with pytest.raises(NotImplementedError):
-        sb.rate(["." * 81], profile=True)
+
+
+def test_rate_with_the_profile_equals_solve_profile_of_the_cli():
+    path = DATA / "top1465_100.txt"
+    puzzles = [t for _, t in records(path)]
+    r = sb.rate(puzzles, profile=True)
+    h = r.columns
+    assert h[h.index("hardest") + 1 : h.index("hardest") + 3] == ["steps", "techniques"]
+    cli = cli_rows("solve", str(path), "--profile")
+    for k in ("solutions", "solution", "guesses"):
+        for row in cli:
+            row.pop(k)
+    assert r.to_pylist() == cli
+    for row in r.to_pylist():
+        counts = [int(e.rsplit(":", 1)[1]) for e in row["techniques"].split(";")]
+        assert sum(counts) == row["steps"]
+    with pytest.raises(ValueError):
+        sb.solve(puzzles, grade=False, profile=True)
 
 
 def test_rate_rows_are_solve_rows_without_the_solution_columns():

@@ -108,17 +108,7 @@ impl RowEncoder {
                         Field::Raw(b) | Field::Plain(b) => out.extend_from_slice(b),
                         Field::Text(b) if tsv => tsv_escape(out, b),
                         Field::Text(b) => csv_quote(out, b),
-                        Field::Counts(c) => {
-                            for (k, (name, n)) in c.iter().enumerate() {
-                                debug_assert!(!name.contains([',', ';', ':', '"', '\t', '\n']));
-                                if k > 0 {
-                                    out.push(b';');
-                                }
-                                out.extend_from_slice(name.as_bytes());
-                                out.push(b':');
-                                write_int(out, u64::from(*n));
-                            }
-                        }
+                        Field::Counts(c) => write_counts(out, c),
                         Field::Null => {}
                     }
                 }
@@ -170,9 +160,39 @@ const TAG_TEXT: u8 = 2;
 const TAG_RAW: u8 = 3;
 const TAG_PLAIN: u8 = 4;
 
+/// Named counts as the text CSV holds (`name:count` joined by `;`).
+pub fn counts_text(c: &[(&'static str, u32)]) -> String {
+    let mut out = Vec::new();
+    write_counts(&mut out, c);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Writes named counts as `name:count` joined by `;`.
+fn write_counts(out: &mut Vec<u8>, c: &[(&'static str, u32)]) {
+    for (k, (name, n)) in c.iter().enumerate() {
+        debug_assert!(!name.contains([',', ';', ':', '"', '\t', '\n']));
+        if k > 0 {
+            out.push(b';');
+        }
+        out.extend_from_slice(name.as_bytes());
+        out.push(b':');
+        write_int(out, u64::from(*n));
+    }
+}
+
 /// Appends one field in the [`OutputFormat::Fields`] encoding.
 fn write_field(out: &mut Vec<u8>, f: &Field<'_>) {
     let (tag, bytes) = match *f {
+        Field::Counts(c) => {
+            // Text, in the CSV form: the length is known once it is written.
+            out.push(TAG_TEXT);
+            let at = out.len();
+            out.extend_from_slice(&[0; 4]);
+            write_counts(out, c);
+            let len = u32::try_from(out.len() - at - 4).unwrap_or(u32::MAX);
+            out[at..at + 4].copy_from_slice(&len.to_le_bytes());
+            return;
+        }
         Field::Null => {
             out.push(TAG_NULL);
             return;

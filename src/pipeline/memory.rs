@@ -322,7 +322,7 @@ fn solve_family<F: ReadRecord>(
 ) -> Result<MemoryEnd, Error> {
     let job = SolveJob::<F> {
         cfg,
-        enc: RowEncoder::new(OutputFormat::Fields, columns(cfg.shape, false)),
+        enc: RowEncoder::new(OutputFormat::Fields, columns(cfg.shape, cfg.profile, false)),
         family: PhantomData,
     };
     sink.columns(job.enc.columns());
@@ -479,6 +479,7 @@ mod tests {
                     Field::Text(b) | Field::Raw(b) | Field::Plain(b) => {
                         String::from_utf8_lossy(b).into_owned()
                     }
+                    Field::Counts(c) => crate::io::output::counts_text(c),
                     Field::Null => String::new(),
                 })
                 .collect();

@@ -85,7 +85,7 @@ impl Solver {
         } else {
             Worker::S81(Box::new(SolveWorker::new(cfg.shape, Cancel::NEVER)))
         };
-        let cols = columns(cfg.shape, false);
+        let cols = columns(cfg.shape, cfg.profile, false);
         let slots = cols.iter().map(|c| slot_of(c)).collect();
         Solver {
             worker,

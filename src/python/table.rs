@@ -4,8 +4,8 @@
 //! (`__arrow_c_stream__`, `__arrow_c_schema__`), which pyarrow, polars and pandas import
 //! without copying.
 //!
-//! Column types follow the column names: `line`, `index`, `solutions`, `guesses` and
-//! `clues` are 64-bit integers; `er`, `ep` and `ed` are floats, and for each of them a
+//! Column types follow the column names: `line`, `index`, `solutions`, `guesses`,
+//! `clues` and `steps` are 64-bit integers; `er`, `ep` and `ed` are floats, and for each of them a
 //! boolean `{name}_lower_bound` column (true where the CLI writes `>=`) follows the CLI's
 //! columns; every other column is UTF-8 text. An empty field is null.
 
@@ -23,6 +23,7 @@ use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyCapsule, PyList, PyString};
 
+use crate::io::output::counts_text;
 use crate::io::{Field, FieldReader};
 use crate::pipeline::memory::Rows;
 
@@ -46,7 +47,7 @@ pub(crate) enum Kind {
 /// The kind of the column named `name`.
 pub(crate) fn kind_of(name: &str) -> Kind {
     match name {
-        "line" | "index" | "solutions" | "guesses" | "clues" => Kind::Int,
+        "line" | "index" | "solutions" | "guesses" | "clues" | "steps" => Kind::Int,
         "er" | "ep" | "ed" => Kind::Rating,
         _ => Kind::Text,
     }
@@ -60,7 +61,7 @@ pub(crate) fn int_of(f: &Field<'_>) -> Option<i64> {
         Field::Text(b) | Field::Raw(b) | Field::Plain(b) => {
             std::str::from_utf8(b).ok()?.parse().ok()
         }
-        Field::Null => None,
+        Field::Counts(_) | Field::Null => None,
     }
 }
 
@@ -76,7 +77,7 @@ pub(crate) fn rating_of(f: &Field<'_>) -> Option<(f64, bool)> {
             let v: f64 = std::str::from_utf8(rest).ok()?.parse().ok()?;
             Some((v, bound))
         }
-        Field::Null => None,
+        Field::Counts(_) | Field::Null => None,
     }
 }
 
@@ -86,7 +87,8 @@ pub(crate) fn text_of<'a>(f: &Field<'a>) -> Option<std::borrow::Cow<'a, str>> {
         Field::Int(n) => Some(n.to_string().into()),
         Field::Text([]) | Field::Raw([]) | Field::Plain([]) => None,
         Field::Text(b) | Field::Raw(b) | Field::Plain(b) => Some(String::from_utf8_lossy(b)),
-        Field::Null => None,
+        Field::Counts([]) | Field::Null => None,
+        Field::Counts(c) => Some(counts_text(c).into()),
     }
 }
 
@@ -164,8 +166,16 @@ impl Column {
             } => {
                 match *f {
                     // An empty field is null, as it is empty in the CLI's CSV.
-                    Field::Null | Field::Text([]) | Field::Raw([]) | Field::Plain([]) => {
+                    Field::Null
+                    | Field::Text([])
+                    | Field::Raw([])
+                    | Field::Plain([])
+                    | Field::Counts([]) => {
                         valid.push(false);
+                    }
+                    Field::Counts(c) => {
+                        data.extend_from_slice(counts_text(c).as_bytes());
+                        valid.push(true);
                     }
                     Field::Text(t) | Field::Raw(t) | Field::Plain(t) => {
                         if t.is_ascii() || std::str::from_utf8(t).is_ok() {
