@@ -138,7 +138,7 @@ class Results:
         """Grid column ``column`` (``solution``, ``puzzle``, ``minimal``) as a NumPy
         ``uint8`` array of shape (N, 81) ((N, 405) for Samurai): 0 for an empty cell, 1-9
         for a digit; a row without a grid is all zeros. Needs NumPy."""
-        np = _numpy("grid_array()")
+        np = _numpy("solution_array() and grid_array()")
         values = self._table.grid_values(column)
         grids: "numpy.ndarray" = np.frombuffer(values, dtype=np.uint8).reshape(
             self._table.num_rows, self._table.grid_width
@@ -177,7 +177,7 @@ def _numpy(what: str) -> Any:
     try:
         import numpy
     except ImportError:  # pragma: no cover
-        raise ImportError(f"{what} needs NumPy: pip install numpy") from None
+        raise ImportError(f"{what} need NumPy: pip install numpy") from None
     return numpy
 
 

@@ -147,6 +147,9 @@ def test_results_are_indexed_by_column_name():
 
 
 def test_ctrl_c_stops_a_long_run_with_keyboard_interrupt():
+    # Python's own handler, even where SIGINT came ignored (a background job of a
+    # non-interactive shell starts so, and Python then installs no handler).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     # Far more work than the interrupt leaves time for (about 10 s on 2 cores): the run
     # must end with KeyboardInterrupt, not the puzzles.
     # A process started in the background by a non-interactive shell (`cmd &`, nohup)
