@@ -16,7 +16,7 @@
 //! sees exactly the values the CLI writes as text.
 
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, mpsc};
 use std::time::Instant;
 
@@ -32,9 +32,7 @@ use crate::io::{CellsKind, OutputFormat, Record, RecordFormat, RowEncoder, Split
 use super::RunEnd;
 use super::engine::{Block, Engine, Pacer};
 use super::generate::variant::{GridMaker, SamuraiMaker, VariantWorker};
-use super::generate::{
-    Failure, GenerateWorker, Graded, PuzzleWorker, generate_columns, index_range,
-};
+use super::generate::{GenerateWorker, Graded, PuzzleWorker, generate_columns, index_range};
 use super::minimize::{MinimizeJob, MinimizeWorker};
 use super::records_run::{RecordJob, WINDOW};
 use super::shape::{ReadRecord, dispatch};
@@ -422,25 +420,7 @@ fn generate_with<W: PuzzleWorker>(
         let n = (hi - next).min(pacer.size() as u64) as usize;
         let base = next;
         let started = Instant::now();
-        let failed_at = AtomicU64::new(u64::MAX);
-        engine.run(
-            n,
-            &mut blocks,
-            |w: &mut W, i, block| {
-                w.process(base + i as u64, cfg, &enc, block, &failed_at);
-                if let Some(f) = &block.stats.failure {
-                    failed_at.fetch_min(f.index, Ordering::Relaxed);
-                }
-            },
-            |i, block| {
-                let index = base + i as u64;
-                block.stats.failure = Some(Failure {
-                    index,
-                    attempts: 0,
-                    message: format!("puzzle {index}: internal error while generating it"),
-                });
-            },
-        );
+        super::generate::make_window(&engine, cfg, &enc, base, n, &mut blocks);
         pacer.record(n, started.elapsed().as_secs_f64());
         for b in &blocks {
             if !b.done {

@@ -441,6 +441,38 @@ fn failure_message(e: &GenerateError) -> String {
     )
 }
 
+/// Makes puzzles `base .. base + n` on `engine`'s workers into `blocks` (rows and counts
+/// per block). A puzzle that cannot be made, or whose worker panics (a bug), records a
+/// [`Failure`] in its block; workers may give up the puzzles behind the first failure.
+pub fn make_window<W: PuzzleWorker>(
+    engine: &Engine<W>,
+    cfg: &GenerateConfig,
+    enc: &RowEncoder,
+    base: u64,
+    n: usize,
+    blocks: &mut Vec<Block<GenerateStats>>,
+) {
+    let failed_at = AtomicU64::new(u64::MAX);
+    engine.run(
+        n,
+        blocks,
+        |w: &mut W, i, block| {
+            w.process(base + i as u64, cfg, enc, block, &failed_at);
+            if let Some(f) = &block.stats.failure {
+                failed_at.fetch_min(f.index, Ordering::Relaxed);
+            }
+        },
+        |i, block| {
+            let index = base + i as u64;
+            block.stats.failure = Some(Failure {
+                index,
+                attempts: 0,
+                message: format!("puzzle {index}: internal error while generating it"),
+            });
+        },
+    );
+}
+
 /// Runs `generate` with a worker made by `make_worker` for every thread (given the run's
 /// [`Cancel`] token, set by `interrupt`).
 pub fn run<W: PuzzleWorker>(
@@ -477,26 +509,7 @@ pub fn run<W: PuzzleWorker>(
         let base = next;
         let mut blocks = writer.take_blocks();
         let started = Instant::now();
-        let failed_at = AtomicU64::new(u64::MAX);
-        engine.run(
-            n,
-            &mut blocks,
-            |w: &mut W, i, block| {
-                w.process(base + i as u64, cfg, &enc, block, &failed_at);
-                if let Some(f) = &block.stats.failure {
-                    failed_at.fetch_min(f.index, Ordering::Relaxed);
-                }
-            },
-            |i, block| {
-                // A panic is a bug; stop the run at this puzzle like a failure.
-                let index = base + i as u64;
-                block.stats.failure = Some(Failure {
-                    index,
-                    attempts: 0,
-                    message: format!("puzzle {index}: internal error while generating it"),
-                });
-            },
-        );
+        make_window(&engine, cfg, &enc, base, n, &mut blocks);
         pacer.record(n, started.elapsed().as_secs_f64());
         // After a failure, the blocks behind the failing one are dropped.
         if let Some(k) = blocks.iter().position(|b| b.stats.failure.is_some()) {
