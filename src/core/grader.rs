@@ -439,10 +439,10 @@ impl<S: Size> Grader<S> {
     /// above `cap`, once all the producers whose base rating is at most `cap` find nothing:
     /// the next step would rate above `cap`, so ER would too. A generator that only needs
     /// to know whether ER is in a range spares the searches for the hard steps of puzzles
-    /// that are far above it. Ratings up to `cap` are exact as before; `None` lifts the
-    /// cap.
-    pub fn set_er_cap(&mut self, cap: Option<Tenths>) {
-        self.er_cap = cap.unwrap_or(Tenths::MAX);
+    /// that are far above it. Ratings up to `cap` (in tenths) are exact as before; `None`
+    /// lifts the cap.
+    pub fn set_er_cap(&mut self, cap: Option<u16>) {
+        self.er_cap = cap.map_or(Tenths::MAX, |c| Tenths::try_from(c).unwrap_or(Tenths::MAX));
     }
 
     /// Makes every later rating stop within a few milliseconds once `cancel` is set; such

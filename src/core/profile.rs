@@ -26,6 +26,17 @@ impl Technique {
         self as usize
     }
 
+    /// The index in [`Technique::ALL`] of the first technique with this one's name (the
+    /// hidden singles in a box and in a line share one): where a profile written out, or
+    /// a per-name total, counts it. Techniques sharing a name are neighbours in `ALL`.
+    pub fn name_index(self) -> usize {
+        let mut i = self.index();
+        while i > 0 && Technique::ALL[i - 1].name() == self.name() {
+            i -= 1;
+        }
+        i
+    }
+
     /// True when SE adds a bonus to the base rating of some steps of this technique (loop
     /// size, subset size, chain length), so a step can rate above
     /// [`Technique::base_rating`].

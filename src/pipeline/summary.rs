@@ -91,16 +91,6 @@ impl Default for TechniqueTotals {
     }
 }
 
-/// The index of the first technique named like `t` (techniques sharing a name are
-/// neighbours in `Technique::ALL`).
-fn name_slot(t: Technique) -> usize {
-    let mut i = t.index();
-    while i > 0 && Technique::ALL[i - 1].name() == t.name() {
-        i -= 1;
-    }
-    i
-}
-
 impl TechniqueTotals {
     /// Counts one puzzle's profile.
     pub fn add(&mut self, p: &Profile) {
@@ -110,7 +100,7 @@ impl TechniqueTotals {
             if n == 0 {
                 continue;
             }
-            let slot = name_slot(t);
+            let slot = t.name_index();
             self.steps[slot] += u64::from(n);
             if seen & (1 << slot) == 0 {
                 seen |= 1 << slot;

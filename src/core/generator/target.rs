@@ -95,6 +95,13 @@ impl ErRange {
             && (self.max == ErRange::OPEN || (score.exact && score.tenths <= self.max))
     }
 
+    /// The ER above which a rating needs not be exact for this range: `margin` tenths
+    /// past its maximum (a rater may stop at a lower bound beyond it, see
+    /// [`Rate::set_er_cap`]); `None` when the range is open above.
+    pub fn cap(&self, margin: u16) -> Option<u16> {
+        (self.max != ErRange::OPEN).then(|| self.max.saturating_add(margin))
+    }
+
     /// How far `score` is from the range, in tenths (0 inside; 1 for a lower bound that may or
     /// may not be inside).
     pub fn distance(&self, score: ErScore) -> u16 {
@@ -294,12 +301,7 @@ impl Generator {
         // not needed: the rater may stop at a lower bound past that, which spares the
         // searches for its hardest steps. What is accepted and how the search moves stay
         // the same.
-        rater.set_er_cap(
-            target
-                .er
-                .filter(|r| r.max != ErRange::OPEN)
-                .map(|r| r.max.saturating_add(NEAR_MISS)),
-        );
+        rater.set_er_cap(target.er.and_then(|r| r.cap(NEAR_MISS)));
         let mut rejections = Rejections::default();
         let mut closest: Option<(u16, ErScore)> = None;
         let mut current: Option<(Candidate, u16)> = None;

@@ -21,7 +21,6 @@ use crate::core::Cancel;
 use crate::core::generator::{ErScore, GenerateError, Generator, Rate, Unrated};
 use crate::core::grader::{Grader, Outcome, Rating};
 use crate::core::grid::Grid;
-use crate::core::logic::Tenths;
 use crate::core::profile::{NamedCount, TECHNIQUES, TechniqueTarget};
 use crate::error::Error;
 use crate::io::{Field, RowEncoder};
@@ -142,8 +141,7 @@ impl Rate for Graded {
     }
 
     fn set_er_cap(&mut self, cap: Option<u16>) {
-        self.grader
-            .set_er_cap(cap.map(|c| Tenths::try_from(c).unwrap_or(Tenths::MAX)));
+        self.grader.set_er_cap(cap);
     }
 }
 

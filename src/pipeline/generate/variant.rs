@@ -27,7 +27,6 @@ use crate::core::generator::{ErRange, ErScore, Symmetry, SymmetryChoice};
 use crate::core::geometry::{Geometry, S81, S369, Shape};
 use crate::core::grader::{Grader, Outcome, Rating};
 use crate::core::jigsaw;
-use crate::core::logic::Tenths;
 use crate::core::profile::{NamedCount, TECHNIQUES, TechniqueTarget};
 use crate::core::samurai::generator::rng_for;
 use crate::core::samurai::{SamuraiGenerator, SamuraiSymmetry};
@@ -203,9 +202,7 @@ impl<M: VariantMaker> VariantWorker<M> {
         // A candidate more than GIVE_UP_DISTANCE above a bounded range is rejected and
         // counts as far off whatever its exact ER: grading may stop at a lower bound past
         // that (same puzzles, less work).
-        grader.set_er_cap(target.er.filter(|r| r.max != ErRange::OPEN).map(|r| {
-            Tenths::try_from(r.max.saturating_add(GIVE_UP_DISTANCE)).unwrap_or(Tenths::MAX)
-        }));
+        grader.set_er_cap(target.er.and_then(|r| r.cap(GIVE_UP_DISTANCE)));
         VariantWorker {
             target,
             maker: M::new(),
