@@ -209,6 +209,24 @@ fn width(shape: Shape) -> usize {
     if shape == Shape::Samurai { 405 } else { 81 }
 }
 
+/// Runs `run` (a command over puzzles in memory) on the puzzles of `input` (`kind`, `data`,
+/// `size` as the Python side passes them) without the GIL, and returns its rows for grids
+/// of `shape` as a table.
+fn over_puzzles(
+    py: Python<'_>,
+    (kind, data, size): (&str, &Bound<'_, PyAny>, usize),
+    shape: Shape,
+    run: impl FnOnce(&Puzzles<'_>, Arc<AtomicBool>, &mut TableBuilder) -> Result<RunEnd, Error> + Send,
+) -> PyResult<Table> {
+    let input = Input::new(kind, data, size)?;
+    let slices = input.slices()?;
+    let puzzles = input.puzzles(&slices);
+    table_of(detached(py, |stop| {
+        let mut b = TableBuilder::new(width(shape), puzzles.len());
+        run(&puzzles, stop, &mut b).map(|end| (end, b))
+    })?)
+}
+
 /// `solve` with the settings of `argv` over the puzzles (see `sudoku_batch.solve`).
 #[pyfunction]
 fn solve(
@@ -219,14 +237,9 @@ fn solve(
     size: usize,
 ) -> PyResult<Table> {
     let cfg = solve_config(argv)?;
-    let input = Input::new(kind, data, size)?;
-    let slices = input.slices()?;
-    let puzzles = input.puzzles(&slices);
-    let w = width(cfg.shape);
-    table_of(detached(py, |stop| {
-        let mut b = TableBuilder::new(w, puzzles.len());
-        memory::solve(&cfg, &puzzles, stop, &mut b).map(|end| (end, b))
-    })?)
+    over_puzzles(py, (kind, data, size), cfg.shape, |puzzles, stop, b| {
+        memory::solve(&cfg, puzzles, stop, b)
+    })
 }
 
 /// `minimize` with the settings of `argv` over the puzzles.
@@ -242,14 +255,9 @@ fn minimize(
         Command::Minimize(a) => MinimizeConfig::from_args(&a).map_err(py_error)?,
         _ => return Err(PyValueError::new_err("expected the arguments of minimize")),
     };
-    let input = Input::new(kind, data, size)?;
-    let slices = input.slices()?;
-    let puzzles = input.puzzles(&slices);
-    let w = width(cfg.shape);
-    table_of(detached(py, |stop| {
-        let mut b = TableBuilder::new(w, puzzles.len());
-        memory::minimize(&cfg, &puzzles, stop, &mut b).map(|end| (end, b))
-    })?)
+    over_puzzles(py, (kind, data, size), cfg.shape, |puzzles, stop, b| {
+        memory::minimize(&cfg, puzzles, stop, b)
+    })
 }
 
 /// `generate` with the settings of `argv`.
