@@ -16,6 +16,7 @@
 //!   grid shape and the one logic engine over it); no I/O, no threads.
 //! - [`io`]: input sources, record formats, row encodings and output sinks.
 //! - [`pipeline`]: rayon fan-out in ordered windows, progress and summaries.
+//! - [`render`]: pictures of puzzles (SVG pages and grids, streamed PDF booklets).
 //! - [`cli`] and [`config`]: the command line and the validated settings built from it.
 //! - `python` (with the `python` feature): the PyO3 extension module behind the
 //!   `sudoku_batch` Python package.
@@ -43,3 +44,4 @@ pub mod io;
 pub mod pipeline;
 #[cfg(feature = "python")]
 pub mod python;
+pub mod render;
