@@ -33,6 +33,10 @@ pub enum Command {
     /// For every uniquely solvable puzzle in a file, a minimal puzzle whose clues are a
     /// subset of its clues (same solution); deterministic.
     Minimize(MinimizeArgs),
+    /// Draw puzzles: a printable PDF booklet (`-o book.pdf`), one SVG page (`-o page.svg`)
+    /// or one SVG file per puzzle (`-o DIR/`). Reads any puzzle input, or the CSV/TSV/JSON
+    /// Lines that `solve` and `generate` write (labels from their columns).
+    Render(RenderArgs),
     /// Print a shell completion script to stdout.
     Completions {
         /// The shell to complete for.
@@ -327,6 +331,66 @@ pub struct MinimizeArgs {
     /// Puzzle variant (read as `solve --variant` reads it).
     #[arg(long, value_enum, default_value_t = VariantArg::Classic)]
     pub variant: VariantArg,
+}
+
+/// Options of `render`.
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// Input file, or `-` for standard input: puzzles in any input format, or rows written
+    /// by `solve`/`generate` (CSV, TSV or JSON Lines; the `puzzle`, `solution`, `regions`
+    /// columns and the label fields are taken from them).
+    #[arg(value_name = "INPUT")]
+    pub input: PathBuf,
+
+    /// Where to draw: `FILE.pdf` (a booklet), `FILE.svg` (one page), or a directory
+    /// (`DIR/`, or an existing directory: one SVG file per puzzle).
+    #[arg(short, long, value_name = "FILE|DIR/")]
+    pub output: PathBuf,
+
+    /// Puzzle variant (read as `solve --variant` reads it; drawn with its extra houses).
+    #[arg(long, value_enum, default_value_t = VariantArg::Classic)]
+    pub variant: VariantArg,
+
+    /// Puzzles per page (PDF and SVG page).
+    #[arg(long, value_name = "N", default_value = "4", value_parser = ["1", "2", "4", "6"])]
+    pub per_page: String,
+
+    /// Page size.
+    #[arg(long, value_enum, default_value_t = PageArg::A4)]
+    pub page: PageArg,
+
+    /// Title printed on every page (and the PDF's document title).
+    #[arg(long, value_name = "TEXT", default_value = "")]
+    pub title: String,
+
+    /// Fields of each puzzle's label, in order, comma separated: `number` (position in the
+    /// booklet), `index`, `id`, `line`, `level`, `er`, `ep`, `ed`, `clues`, `hardest`, or
+    /// any other input column; fields the input lacks are left out. `none`: no labels.
+    #[arg(long, value_name = "FIELDS", default_value = "number,level,er")]
+    pub label: String,
+
+    /// Also draw the solutions: on pages at the back of the booklet, in the same order
+    /// (SVG: `PAGE-solutions.svg`, or `solution-N.svg` files beside the puzzles). Taken
+    /// from the input's `solution` column, else solved.
+    #[arg(long)]
+    pub solutions: bool,
+
+    /// Draw at most N puzzles.
+    #[arg(long, value_name = "N")]
+    pub max: Option<usize>,
+
+    /// No summary on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// `render --page` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PageArg {
+    /// ISO A4 (210 x 297 mm).
+    A4,
+    /// US Letter (8.5 x 11 in).
+    Letter,
 }
 
 /// `--level` values.

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use crate::cli::{
     BenchArgs, ExplainArgs, ExplainFormatArg, FormatArg, GenerateArgs, InputFormatArg, LevelArg,
-    MinimizeArgs, Shard, SolveArgs, SymmetryArg, VariantArg,
+    MinimizeArgs, PageArg, RenderArgs, Shard, SolveArgs, SymmetryArg, VariantArg,
 };
 use crate::core::Grid;
 use crate::core::generator::{ErRange, Symmetry, SymmetryChoice, Target};
@@ -265,6 +265,104 @@ fn input_and_output(
         }
     }
     Ok((input, output))
+}
+
+/// What `render` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RenderTarget {
+    /// A PDF booklet.
+    Pdf,
+    /// One SVG page.
+    SvgPage,
+    /// A directory of SVG files, one per puzzle.
+    SvgDir,
+}
+
+/// Everything `render` needs, checked.
+#[derive(Clone, Debug)]
+pub struct RenderConfig {
+    /// Where puzzles come from.
+    pub input: InputSpec,
+    /// The output file or directory.
+    pub output: PathBuf,
+    /// What kind of output.
+    pub target: RenderTarget,
+    /// The grid shape.
+    pub shape: Shape,
+    /// Puzzles per page: 1, 2, 4 or 6.
+    pub per_page: usize,
+    /// Page size.
+    pub page: crate::render::draw::PageSize,
+    /// Page title.
+    pub title: String,
+    /// Label fields, lower case, in order (empty: no labels).
+    pub label: Vec<String>,
+    /// Also draw the solutions.
+    pub solutions: bool,
+    /// Draw at most this many puzzles.
+    pub max: Option<usize>,
+    /// No summary.
+    pub quiet: bool,
+}
+
+impl RenderConfig {
+    /// Builds and checks the settings: the output's kind from its name (`.pdf`, `.svg`, a
+    /// trailing `/` or an existing directory).
+    pub fn from_args(a: &RenderArgs) -> Result<RenderConfig, Error> {
+        let out = &a.output;
+        let name = out.to_string_lossy();
+        let ext = out
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        let target = if name.ends_with('/') || out.is_dir() {
+            RenderTarget::SvgDir
+        } else if ext.as_deref() == Some("pdf") {
+            RenderTarget::Pdf
+        } else if ext.as_deref() == Some("svg") {
+            RenderTarget::SvgPage
+        } else {
+            return Err(Error::Usage(format!(
+                "cannot tell what to write from {name}: name a .pdf file, a .svg file, or a directory (DIR/)"
+            )));
+        };
+        let input = if is_dash(&a.input) {
+            InputSpec::Stdin
+        } else {
+            InputSpec::File(a.input.clone())
+        };
+        if let InputSpec::File(i) = &input
+            && target != RenderTarget::SvgDir
+            && i.canonicalize()
+                .ok()
+                .is_some_and(|i| out.canonicalize().ok() == Some(i))
+        {
+            return Err(Error::Usage(format!(
+                "output {name} is the input file; choose another output"
+            )));
+        }
+        let label: Vec<String> = a
+            .label
+            .split(',')
+            .map(|f| f.trim().to_ascii_lowercase())
+            .filter(|f| !f.is_empty() && f != "none")
+            .collect();
+        Ok(RenderConfig {
+            input,
+            output: out.clone(),
+            target,
+            shape: a.variant.shape(),
+            per_page: a.per_page.parse().unwrap_or(4),
+            page: match a.page {
+                PageArg::A4 => crate::render::draw::PageSize::A4,
+                PageArg::Letter => crate::render::draw::PageSize::LETTER,
+            },
+            title: a.title.clone(),
+            label,
+            solutions: a.solutions,
+            max: a.max,
+            quiet: a.quiet,
+        })
+    }
 }
 
 /// The work budget per graded puzzle: `--grade-budget`, or by default

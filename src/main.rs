@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use clap::{CommandFactory, Parser};
 use sudoku_batch::cli::{Cli, Command};
 use sudoku_batch::config::{
-    BenchConfig, ExplainConfig, GenerateConfig, MinimizeConfig, SolveConfig,
+    BenchConfig, ExplainConfig, GenerateConfig, MinimizeConfig, RenderConfig, SolveConfig,
 };
 use sudoku_batch::core::Cancel;
 use sudoku_batch::core::generator::Unrated;
@@ -77,6 +77,25 @@ fn main() -> ExitCode {
                 cfg.quiet,
                 cfg.summary_json.as_deref(),
             )
+        }
+        Command::Render(args) => {
+            let cfg = match RenderConfig::from_args(&args) {
+                Ok(c) => c,
+                Err(e) => return fail(&e),
+            };
+            let interrupt = install_signal_handlers();
+            match pipeline::render::run(&cfg, Cancel::from_flag(&interrupt)) {
+                Ok(r) => {
+                    if !cfg.quiet || r.interrupted {
+                        eprint!("{}", r.text());
+                    }
+                    if r.interrupted {
+                        return ExitCode::from(EXIT_INTERRUPTED);
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => fail(&e),
+            }
         }
         Command::Explain(args) => {
             let cfg = match ExplainConfig::from_args(&args) {

@@ -15,6 +15,7 @@ pub mod memory;
 pub mod minimize;
 pub mod progress;
 pub mod records_run;
+pub mod render;
 pub mod shape;
 pub mod solve;
 pub mod summary;

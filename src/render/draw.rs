@@ -49,16 +49,20 @@ pub trait Canvas {
     /// corners of thick outlines, butt caps keep thin lines inside the grid.
     fn stroke(&mut self, segments: &[[f32; 4]], width: f32, square_caps: bool);
     /// Draws one line of text with its baseline at `baseline`.
-    fn text(
-        &mut self,
-        x: f32,
-        baseline: f32,
-        size: f32,
-        font: Font,
-        gray: f32,
-        anchor: Anchor,
-        text: &str,
-    );
+    fn text(&mut self, x: f32, baseline: f32, style: Style, text: &str);
+}
+
+/// How a line of text is drawn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Style {
+    /// Font size, points.
+    pub size: f32,
+    /// The face.
+    pub font: Font,
+    /// Gray level (0 black).
+    pub gray: f32,
+    /// Horizontal placement.
+    pub anchor: Anchor,
 }
 
 /// Marks a given in a cell value: `digit | GIVEN` is drawn bold and black, a bare digit
@@ -144,10 +148,12 @@ pub fn draw_grid(
             canvas.text(
                 x + (c as f32 + 0.5) * cell,
                 y + (r as f32 + 0.5) * cell + DIGIT_HALF_HEIGHT_EM * size,
-                size,
-                font,
-                gray,
-                Anchor::Middle,
+                Style {
+                    size,
+                    font,
+                    gray,
+                    anchor: Anchor::Middle,
+                },
                 std::str::from_utf8(&digit).unwrap_or("?"),
             );
         }
@@ -223,10 +229,12 @@ pub fn draw_page<'a, C: Canvas>(
         canvas.text(
             MARGIN,
             MARGIN + TITLE_SIZE * 0.75,
-            TITLE_SIZE,
-            Font::Bold,
-            0.0,
-            Anchor::Start,
+            Style {
+                size: TITLE_SIZE,
+                font: Font::Bold,
+                gray: 0.0,
+                anchor: Anchor::Start,
+            },
             title,
         );
     }
@@ -251,10 +259,12 @@ pub fn draw_page<'a, C: Canvas>(
             canvas.text(
                 gx,
                 gy - label_size * 0.6,
-                label_size,
-                Font::Regular,
-                0.0,
-                Anchor::Start,
+                Style {
+                    size: label_size,
+                    font: Font::Regular,
+                    gray: 0.0,
+                    anchor: Anchor::Start,
+                },
                 item.label,
             );
         }
@@ -263,10 +273,12 @@ pub fn draw_page<'a, C: Canvas>(
     canvas.text(
         page.width / 2.0,
         page.height - MARGIN,
-        FOOTER_SIZE,
-        Font::Regular,
-        0.0,
-        Anchor::Middle,
+        Style {
+            size: FOOTER_SIZE,
+            font: Font::Regular,
+            gray: 0.0,
+            anchor: Anchor::Middle,
+        },
         &number.to_string(),
     );
 }
@@ -297,10 +309,12 @@ pub fn draw_single(canvas: &mut impl Canvas, desc: &ShapeDesc, lines: &GridLines
         canvas.text(
             SINGLE_MARGIN,
             y - SINGLE_LABEL * 0.6,
-            SINGLE_LABEL,
-            Font::Regular,
-            0.0,
-            Anchor::Start,
+            Style {
+                size: SINGLE_LABEL,
+                font: Font::Regular,
+                gray: 0.0,
+                anchor: Anchor::Start,
+            },
             item.label,
         );
     }
@@ -343,7 +357,7 @@ mod tests {
         fn stroke(&mut self, s: &[[f32; 4]], _: f32, _: bool) {
             self.segments += s.len();
         }
-        fn text(&mut self, x: f32, y: f32, _: f32, _: Font, _: f32, _: Anchor, t: &str) {
+        fn text(&mut self, x: f32, y: f32, _: Style, t: &str) {
             self.texts.push((x, y, t.to_string()));
         }
     }

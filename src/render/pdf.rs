@@ -22,7 +22,7 @@ use std::io::{self, Write};
 use pdf_writer::writers::{Catalog, DocumentInfo};
 use pdf_writer::{Chunk, Content, Filter, Finish, Name, Pdf, Rect, Ref, Settings, Str, TextStr};
 
-use super::draw::{Anchor, Canvas, DIGIT_EM, Font, PageSize};
+use super::draw::{Anchor, Canvas, DIGIT_EM, Font, PageSize, Style};
 
 /// Pages per node of the page tree (the root holds the nodes).
 const PAGES_PER_NODE: usize = 256;
@@ -305,16 +305,13 @@ impl Canvas for PdfCanvas {
         self.content.stroke();
     }
 
-    fn text(
-        &mut self,
-        x: f32,
-        baseline: f32,
-        size: f32,
-        font: Font,
-        gray: f32,
-        anchor: Anchor,
-        text: &str,
-    ) {
+    fn text(&mut self, x: f32, baseline: f32, style: Style, text: &str) {
+        let Style {
+            size,
+            font,
+            gray,
+            anchor,
+        } = style;
         let mut bytes = std::mem::take(&mut self.text);
         win_ansi(text, &mut bytes);
         let x = match anchor {
@@ -352,7 +349,17 @@ mod tests {
         let mut book = PdfBook::new(Vec::new(), PageSize::A4).unwrap();
         for _ in 0..3 {
             let mut c = PdfCanvas::new(PageSize::A4);
-            c.text(10.0, 20.0, 12.0, Font::Bold, 0.0, Anchor::Middle, "42");
+            c.text(
+                10.0,
+                20.0,
+                Style {
+                    size: 12.0,
+                    font: Font::Bold,
+                    gray: 0.0,
+                    anchor: Anchor::Middle,
+                },
+                "42",
+            );
             book.add_page(&c.finish()).unwrap();
         }
         let pdf = book.finish("T").unwrap();

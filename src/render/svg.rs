@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use quick_xml::Writer;
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 
-use super::draw::{Anchor, Canvas, Font, PageSize};
+use super::draw::{Anchor, Canvas, Font, PageSize, Style};
 
 /// An SVG document being written.
 pub struct SvgCanvas {
@@ -146,16 +146,13 @@ impl Canvas for SvgCanvas {
         self.writer.get_mut().push(b'\n');
     }
 
-    fn text(
-        &mut self,
-        x: f32,
-        baseline: f32,
-        size: f32,
-        font: Font,
-        gray: f32,
-        anchor: Anchor,
-        text: &str,
-    ) {
+    fn text(&mut self, x: f32, baseline: f32, style: Style, text: &str) {
+        let Style {
+            size,
+            font,
+            gray,
+            anchor,
+        } = style;
         let (x, y, s) = (num(x), num(baseline), num(size));
         let mut el = self.writer.create_element("text").with_attributes([
             ("x", x.as_str()),
@@ -196,10 +193,12 @@ mod tests {
         c.text(
             1.0,
             2.0,
-            10.0,
-            Font::Regular,
-            0.0,
-            Anchor::Start,
+            Style {
+                size: 10.0,
+                font: Font::Regular,
+                gray: 0.0,
+                anchor: Anchor::Start,
+            },
             "a<b & \"c\"",
         );
         let svg = String::from_utf8(c.finish()).unwrap();
