@@ -149,6 +149,11 @@ pub struct ExplainArgs {
     #[arg(long, value_enum, default_value_t = ExplainFormatArg::Text)]
     pub format: ExplainFormatArg,
 
+    /// Where to write: a file (text, json, html; default standard output), or for `svg` the
+    /// directory that gets one picture per step (`step-001.svg`, ...).
+    #[arg(short, long, value_name = "FILE|DIR")]
+    pub output: Option<PathBuf>,
+
     /// Puzzle variant (`samurai`: a 405-cell line on the command line, or the first samurai
     /// record of the input in any of its three forms).
     #[arg(long, value_enum, default_value_t = VariantArg::Classic)]
@@ -166,6 +171,12 @@ pub enum ExplainFormatArg {
     Text,
     /// One JSON object: the steps and the ratings.
     Json,
+    /// One SVG picture per step (needs `-o DIR`): the candidates before the step, what it
+    /// uses highlighted, what it removes struck, what it places marked, chains as arrows.
+    Svg,
+    /// One self-contained HTML page (no network access) with the steps to page through
+    /// and the same pictures.
+    Html,
 }
 
 /// Options of `bench`.

@@ -160,6 +160,10 @@ pub enum ExplainFormat {
     Text,
     /// One JSON object.
     Json,
+    /// One SVG picture per step, into a directory.
+    Svg,
+    /// One self-contained HTML page.
+    Html,
 }
 
 /// Everything `explain` needs, checked.
@@ -173,6 +177,8 @@ pub struct ExplainConfig {
     pub budget: u64,
     /// The grid shape (`--variant`).
     pub shape: Shape,
+    /// The output file (directory for SVG); `None`: standard output.
+    pub output: Option<PathBuf>,
 }
 
 impl ExplainConfig {
@@ -188,6 +194,12 @@ impl ExplainConfig {
             Shape::Samurai => format::read_record(SamuraiForm::Line, &[line]).is_ok(),
             _ => Grid::parse_line(line.get(..81).unwrap_or(line)).is_ok(),
         };
+        if a.format == ExplainFormatArg::Svg && a.output.as_deref().is_none_or(is_dash) {
+            return Err(Error::Usage(
+                "explain --format svg writes one picture per step: give a directory with -o DIR"
+                    .into(),
+            ));
+        }
         let source = if a.puzzle == "-" {
             ExplainSource::Stdin
         } else if inline {
@@ -200,9 +212,12 @@ impl ExplainConfig {
             format: match a.format {
                 ExplainFormatArg::Text => ExplainFormat::Text,
                 ExplainFormatArg::Json => ExplainFormat::Json,
+                ExplainFormatArg::Svg => ExplainFormat::Svg,
+                ExplainFormatArg::Html => ExplainFormat::Html,
             },
             budget: grade_budget(a.grade_budget, shape),
             shape,
+            output: a.output.clone().filter(|o| !is_dash(o)),
         })
     }
 }

@@ -105,7 +105,21 @@ fn main() -> ExitCode {
             let interrupt = install_signal_handlers();
             match pipeline::explain::run(&cfg, Cancel::from_flag(&interrupt)) {
                 Ok(e) => {
-                    print!("{}", e.text);
+                    let svg = cfg.format == sudoku_batch::config::ExplainFormat::Svg;
+                    match (&cfg.output, svg) {
+                        (None, _) => print!("{}", e.text),
+                        (Some(dir), true) => eprintln!(
+                            "explain: {} step pictures -> {}",
+                            e.files.len(),
+                            dir.display()
+                        ),
+                        (Some(path), false) => {
+                            if let Err(err) = std::fs::write(path, &e.text) {
+                                eprintln!("sudoku-batch: cannot write {}: {err}", path.display());
+                                return ExitCode::from(2);
+                            }
+                        }
+                    }
                     if e.interrupted {
                         eprintln!(
                             "sudoku-batch: interrupted; the steps above are those found so far"

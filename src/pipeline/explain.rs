@@ -12,7 +12,10 @@ use crate::core::logic::render::StepRecord;
 use crate::error::Error;
 use crate::io::records::{RecordFormat, Splitter};
 
+use super::explain_draw::{self, Picture};
 use super::shape::{ReadRecord, detect_format, dispatch, read_input};
+use crate::render::html::{HtmlStep, explain_page};
+use std::path::PathBuf;
 
 /// The JSON form of an explanation.
 #[derive(Debug, Serialize)]
@@ -122,8 +125,10 @@ fn load<F: ReadRecord>(source: &ExplainSource, geo: &mut Geometry<F>) -> Result<
 /// text then shows the steps found so far).
 #[derive(Clone, Debug)]
 pub struct Explained {
-    /// The explanation (text or JSON).
+    /// The explanation (text, JSON or HTML; empty for SVG pictures, which go to files).
     pub text: String,
+    /// The picture files written (`--format svg`).
+    pub files: Vec<PathBuf>,
     /// True when the grading was interrupted.
     pub interrupted: bool,
 }
@@ -158,12 +163,29 @@ fn run_family<F: ReadRecord>(cfg: &ExplainConfig, cancel: Cancel) -> Result<Expl
         cfg.budget,
         &mut steps,
     );
+    let mut files = Vec::new();
     let text = match cfg.format {
         ExplainFormat::Text => text(&geo, &puzzle, &steps, &r),
         ExplainFormat::Json => json(&geo, &puzzle, &sol.solution, &steps, &r),
+        ExplainFormat::Svg | ExplainFormat::Html => {
+            let pics = explain_draw::pictures(
+                &geo,
+                F::values(&puzzle.grid),
+                &puzzle.regions,
+                &steps,
+                |_, _| None,
+            );
+            if cfg.format == ExplainFormat::Html {
+                html(&geo, &puzzle, &pics, &r)
+            } else {
+                files = write_pictures(cfg, &pics)?;
+                String::new()
+            }
+        }
     };
     Ok(Explained {
         text,
+        files,
         interrupted: r.outcome == Outcome::Interrupted,
     })
 }
@@ -186,31 +208,82 @@ fn text<F: Family>(geo: &Geometry<F>, p: &Loaded<F>, steps: &[Step<F>], r: &Rati
             s.display(geo)
         ));
     }
-    t.push_str(&format!(
-        "ER {}, EP {}, ED {} ({}); hardest step: {}\n",
+    t.push_str(&ratings(r));
+    t.push('\n');
+    if let Some(note) = outcome_note(r.outcome) {
+        t.push_str(note);
+    }
+    t
+}
+
+/// The line that says why the ratings are lower bounds, if they are.
+fn outcome_note(o: Outcome) -> Option<&'static str> {
+    Some(match o {
+        Outcome::BudgetExhausted => {
+            "The work budget ran out: the ratings marked >= are lower bounds.\n"
+        }
+        Outcome::Stuck => {
+            "No implemented technique applies: the ratings marked >= are lower bounds.\n"
+        }
+        Outcome::AboveCap => {
+            "The next step rates above the cap: the ratings marked >= are lower bounds.\n"
+        }
+        Outcome::Interrupted => {
+            "Interrupted (Ctrl-C or SIGTERM) before the end: the ratings marked >= are lower bounds.\n"
+        }
+        Outcome::Invalid => "Grading failed: a step contradicted the solution.\n",
+        Outcome::Complete => return None,
+    })
+}
+
+/// The ratings line that ends every explanation.
+fn ratings(r: &Rating) -> String {
+    format!(
+        "ER {}, EP {}, ED {} ({}); hardest step: {}",
         r.er_shown(),
         r.ep_shown(),
         r.ed_shown(),
         r.level(),
         hardest(r)
-    ));
-    match r.outcome {
-        Outcome::BudgetExhausted => {
-            t.push_str("The work budget ran out: the ratings marked >= are lower bounds.\n")
-        }
-        Outcome::Stuck => t.push_str(
-            "No implemented technique applies: the ratings marked >= are lower bounds.\n",
-        ),
-        Outcome::AboveCap => t.push_str(
-            "The next step rates above the cap: the ratings marked >= are lower bounds.\n",
-        ),
-        Outcome::Interrupted => t.push_str(
-            "Interrupted (Ctrl-C or SIGTERM) before the end: the ratings marked >= are lower bounds.\n",
-        ),
-        Outcome::Invalid => t.push_str("Grading failed: a step contradicted the solution.\n"),
-        Outcome::Complete => {}
+    )
+}
+
+fn html<F: Family>(geo: &Geometry<F>, p: &Loaded<F>, pics: &[Picture], r: &Rating) -> String {
+    let steps: Vec<HtmlStep<'_>> = pics
+        .iter()
+        .map(|p| HtmlStep {
+            text: &p.text,
+            detail: &p.detail,
+            svg: &p.svg,
+        })
+        .collect();
+    let heading = format!("{} puzzle {}", geo.shape().name(), p.grid);
+    let mut summary = ratings(r);
+    if let Some(note) = outcome_note(r.outcome) {
+        summary.push_str(". ");
+        summary.push_str(note.trim_end());
     }
-    t
+    explain_page(&heading, &summary, &steps)
+}
+
+/// Writes one SVG file per step into the output directory; returns the files.
+fn write_pictures(cfg: &ExplainConfig, pics: &[Picture]) -> Result<Vec<PathBuf>, Error> {
+    let Some(dir) = &cfg.output else {
+        return Err(Error::Usage("explain --format svg needs -o DIR".into()));
+    };
+    let out_err = |path: &std::path::Path, e| Error::Output {
+        path: path.to_path_buf(),
+        source: e,
+    };
+    std::fs::create_dir_all(dir).map_err(|e| out_err(dir, e))?;
+    let width = pics.len().to_string().len().max(3);
+    let mut files = Vec::with_capacity(pics.len());
+    for (i, p) in pics.iter().enumerate() {
+        let path = dir.join(format!("step-{:0width$}.svg", i + 1));
+        std::fs::write(&path, &p.svg).map_err(|e| out_err(&path, e))?;
+        files.push(path);
+    }
+    Ok(files)
 }
 
 fn json<F: Family>(

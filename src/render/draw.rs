@@ -110,21 +110,7 @@ pub fn draw_grid(
             SHADE_GRAY,
         );
     }
-    let (thin, thick) = line_widths(cell);
-    let place = |segs: &[super::shape::Segment]| -> Vec<[f32; 4]> {
-        segs.iter()
-            .map(|s| {
-                [
-                    x + f32::from(s.x0) * cell,
-                    y + f32::from(s.y0) * cell,
-                    x + f32::from(s.x1) * cell,
-                    y + f32::from(s.y1) * cell,
-                ]
-            })
-            .collect()
-    };
-    canvas.stroke(&place(&lines.thin), thin, false);
-    canvas.stroke(&place(&lines.thick), thick, true);
+    draw_lines(canvas, lines, x, y, cell);
     let size = cell * 0.64;
     let mut digit = [0u8; 1];
     let n = desc.side();
@@ -158,6 +144,26 @@ pub fn draw_grid(
             );
         }
     }
+}
+
+/// Strokes the thin and thick `lines` of a grid whose top-left corner is at (`x`, `y`),
+/// with cells `cell` points wide.
+pub fn draw_lines(canvas: &mut impl Canvas, lines: &GridLines, x: f32, y: f32, cell: f32) {
+    let (thin, thick) = line_widths(cell);
+    let place = |segs: &[super::shape::Segment]| -> Vec<[f32; 4]> {
+        segs.iter()
+            .map(|s| {
+                [
+                    x + f32::from(s.x0) * cell,
+                    y + f32::from(s.y0) * cell,
+                    x + f32::from(s.x1) * cell,
+                    y + f32::from(s.y1) * cell,
+                ]
+            })
+            .collect()
+    };
+    canvas.stroke(&place(&lines.thin), thin, false);
+    canvas.stroke(&place(&lines.thick), thick, true);
 }
 
 /// A page size in points.

@@ -140,6 +140,14 @@ impl ShapeDesc {
         self.cell_at[row * self.side + col]
     }
 
+    /// The layout square (row, column) of cell `cell`, if the shape has it.
+    pub fn position(&self, cell: u16) -> Option<(usize, usize)> {
+        self.cell_at
+            .iter()
+            .position(|&c| c == cell)
+            .map(|i| (i / self.side, i % self.side))
+    }
+
     /// The block at layout square (`row`, `col`), or [`NO_BLOCK`] outside the grid.
     /// Out-of-range squares are outside.
     pub fn block_at(&self, row: isize, col: isize) -> u8 {

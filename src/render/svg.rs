@@ -96,6 +96,164 @@ impl SvgCanvas {
     }
 }
 
+/// The id of the arrowhead marker that [`SvgCanvas::define_arrow`] defines.
+pub const ARROW: &str = "arrow";
+
+/// Colour drawing beyond the [`Canvas`] primitives, for the pictures of `explain` (SVG
+/// only; colours are CSS colour strings).
+impl SvgCanvas {
+    /// Defines the arrowhead marker (in `colour`) that [`SvgCanvas::curve`] may end with.
+    pub fn define_arrow(&mut self, colour: &str) {
+        let _ = self
+            .writer
+            .write_event(Event::Start(BytesStart::new("defs")));
+        let _ = self
+            .writer
+            .write_event(Event::Start(BytesStart::new("marker").with_attributes([
+                ("id", ARROW),
+                ("viewBox", "0 0 10 10"),
+                ("refX", "9"),
+                ("refY", "5"),
+                ("markerWidth", "7"),
+                ("markerHeight", "7"),
+                ("orient", "auto-start-reverse"),
+            ])));
+        let _ = self
+            .writer
+            .create_element("path")
+            .with_attributes([("d", "M0 0L10 5L0 10z"), ("fill", colour)])
+            .write_empty();
+        let _ = self.writer.write_event(Event::End(BytesEnd::new("marker")));
+        let _ = self.writer.write_event(Event::End(BytesEnd::new("defs")));
+        self.writer.get_mut().push(b'\n');
+    }
+
+    /// Fills a rectangle with a colour.
+    pub fn rect_colour(&mut self, x: f32, y: f32, w: f32, h: f32, fill: &str) {
+        let (x, y, w, h) = (num(x), num(y), num(w), num(h));
+        let _ = self
+            .writer
+            .create_element("rect")
+            .with_attributes([
+                ("x", x.as_str()),
+                ("y", y.as_str()),
+                ("width", w.as_str()),
+                ("height", h.as_str()),
+                ("fill", fill),
+            ])
+            .write_empty();
+        self.writer.get_mut().push(b'\n');
+    }
+
+    /// A circle, filled and optionally outlined.
+    pub fn circle(&mut self, cx: f32, cy: f32, r: f32, fill: &str, stroke: Option<&str>) {
+        let (cx, cy, r) = (num(cx), num(cy), num(r));
+        let mut el = self.writer.create_element("circle").with_attributes([
+            ("cx", cx.as_str()),
+            ("cy", cy.as_str()),
+            ("r", r.as_str()),
+            ("fill", fill),
+        ]);
+        if let Some(s) = stroke {
+            el = el.with_attributes([("stroke", s), ("stroke-width", "1.2")]);
+        }
+        let _ = el.write_empty();
+        self.writer.get_mut().push(b'\n');
+    }
+
+    /// A straight line in a colour.
+    pub fn line(&mut self, seg: [f32; 4], colour: &str, width: f32) {
+        let d = format!(
+            "M{} {}L{} {}",
+            num(seg[0]),
+            num(seg[1]),
+            num(seg[2]),
+            num(seg[3])
+        );
+        let w = num(width);
+        let _ = self
+            .writer
+            .create_element("path")
+            .with_attributes([
+                ("d", d.as_str()),
+                ("stroke", colour),
+                ("stroke-width", w.as_str()),
+                ("stroke-linecap", "round"),
+            ])
+            .write_empty();
+        self.writer.get_mut().push(b'\n');
+    }
+
+    /// A quadratic curve from `from` to `to` bending towards `control`, solid or dashed,
+    /// ending in the arrowhead of [`SvgCanvas::define_arrow`] when `arrow`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn curve(
+        &mut self,
+        from: (f32, f32),
+        control: (f32, f32),
+        to: (f32, f32),
+        colour: &str,
+        width: f32,
+        dashed: bool,
+        arrow: bool,
+    ) {
+        let d = format!(
+            "M{} {}Q{} {} {} {}",
+            num(from.0),
+            num(from.1),
+            num(control.0),
+            num(control.1),
+            num(to.0),
+            num(to.1)
+        );
+        let w = num(width);
+        let mut el = self.writer.create_element("path").with_attributes([
+            ("d", d.as_str()),
+            ("fill", "none"),
+            ("stroke", colour),
+            ("stroke-width", w.as_str()),
+        ]);
+        if dashed {
+            el = el.with_attribute(("stroke-dasharray", "4 3"));
+        }
+        let marker = format!("url(#{ARROW})");
+        if arrow {
+            el = el.with_attribute(("marker-end", marker.as_str()));
+        }
+        let _ = el.write_empty();
+        self.writer.get_mut().push(b'\n');
+    }
+
+    /// Text in a colour, centred on `x` when `centred`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn text_colour(
+        &mut self,
+        x: f32,
+        baseline: f32,
+        size: f32,
+        bold: bool,
+        colour: &str,
+        centred: bool,
+        text: &str,
+    ) {
+        let (x, y, s) = (num(x), num(baseline), num(size));
+        let mut el = self.writer.create_element("text").with_attributes([
+            ("x", x.as_str()),
+            ("y", y.as_str()),
+            ("font-size", s.as_str()),
+            ("fill", colour),
+        ]);
+        if bold {
+            el = el.with_attribute(("font-weight", "bold"));
+        }
+        if centred {
+            el = el.with_attribute(("text-anchor", "middle"));
+        }
+        let _ = el.write_text_content(BytesText::new(text));
+        self.writer.get_mut().push(b'\n');
+    }
+}
+
 impl Canvas for SvgCanvas {
     fn fill_rect(&mut self, x: f32, y: f32, w: f32, h: f32, gray: f32) {
         let (x, y, w, h, fill) = (num(x), num(y), num(w), num(h), gray_colour(gray));
