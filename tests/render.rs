@@ -398,3 +398,124 @@ fn a_booklet_reads_standard_input() {
     // 200 puzzles, six to a page.
     assert_eq!(pdf_pages(&out).1.len(), 34);
 }
+
+/// ER 7.2, a forcing chain its hardest step (data/rated_exchange_60.tsv).
+const CHAIN_PUZZLE: &str =
+    "4..5.3..2..28.67....3.9.6..6.......582.....61....................9.3.1..3.42.18.9";
+
+fn explain_json(puzzle: &str, variant: &str) -> serde_json::Value {
+    let o = run(&["explain", puzzle, "--format", "json", "--variant", variant]);
+    assert!(o.status.success());
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+#[test]
+fn explain_draws_one_svg_per_step_with_its_eliminations_struck() {
+    let dir = tempfile::tempdir().unwrap();
+    let pics = dir.path().join("steps");
+    let o = run(&[
+        "explain",
+        CHAIN_PUZZLE,
+        "--format",
+        "svg",
+        "-o",
+        pics.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report = explain_json(CHAIN_PUZZLE, "classic");
+    let steps = report["steps"].as_array().unwrap();
+    let mut files: Vec<_> = std::fs::read_dir(&pics)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), steps.len());
+    for (f, step) in files.iter().zip(steps) {
+        let svg = std::fs::read_to_string(f).unwrap();
+        let doc = roxmltree::Document::parse(&svg).expect("well-formed SVG");
+        let text = step["text"].as_str().unwrap();
+        let caption = doc
+            .descendants()
+            .find(|n| n.has_tag_name("text"))
+            .and_then(|n| n.text())
+            .unwrap();
+        assert!(caption.ends_with(text), "{caption} / {text}");
+        // Each eliminated candidate is struck once (a red stroke), each placement is a
+        // green digit.
+        let struck = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("path") && n.attribute("stroke") == Some("#d32f2f"))
+            .count();
+        assert_eq!(
+            struck,
+            step["eliminations"].as_array().unwrap().len(),
+            "{text}"
+        );
+        let placed = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("text") && n.attribute("fill") == Some("#1b7a1b"))
+            .count();
+        assert_eq!(
+            placed,
+            step["placements"].as_array().unwrap().len(),
+            "{text}"
+        );
+    }
+    // Without a directory there is nowhere to put the pictures.
+    let o = run(&["explain", CHAIN_PUZZLE, "--format", "svg"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn explain_html_is_one_page_with_every_step_of_every_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    for (shape, file) in SHAPES {
+        let path = data(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let first = text
+            .lines()
+            .find(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .unwrap();
+        // One-line records: the puzzle itself (Jigsaw: cells and regions).
+        let puzzle = match shape {
+            "jigsaw" => first.split(' ').take(2).collect::<Vec<_>>().join(" "),
+            "samurai" => first[..405].to_string(),
+            _ => first[..81].to_string(),
+        };
+        let page = dir.path().join(format!("{shape}.html"));
+        let o = run(&[
+            "explain",
+            &puzzle,
+            "--variant",
+            shape,
+            "--format",
+            "html",
+            "-o",
+            page.to_str().unwrap(),
+        ]);
+        assert!(
+            o.status.success(),
+            "{shape}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let html = std::fs::read_to_string(&page).unwrap();
+        let n = explain_json(&puzzle, shape)["steps"]
+            .as_array()
+            .unwrap()
+            .len();
+        assert_eq!(
+            html.matches("<section class=\"step\"").count(),
+            n,
+            "{shape}"
+        );
+        assert_eq!(html.matches("<svg").count(), n, "{shape}");
+        assert_eq!(html.matches(" hidden>").count(), n - 1, "{shape}");
+        for id in ["first", "prev", "next", "last", "position", "steps"] {
+            assert!(html.contains(&format!("id=\"{id}\"")), "{shape}: {id}");
+        }
+        // Self-contained: nothing to fetch.
+        for fetch in ["src=", "href=", "https://", "@import"] {
+            assert!(!html.contains(fetch), "{shape}: {fetch}");
+        }
+    }
+}

@@ -12,7 +12,7 @@
 //!  │ highlight: pattern cells pale yellow; pattern candidates blue discs;
 //!  │ chain "on" candidates green, "off" candidates orange discs; links as arrows
 //!  │ (solid: the target follows strongly; dashed: weakly); eliminated candidates red,
-//!  │ struck through; the placed digit large and green on a green cell
+//!  │ struck through; the placed digit green and ringed, in a green cell
 //!  └───────────────────────────────┘
 //! ```
 
@@ -182,21 +182,6 @@ pub fn draw_step(desc: &ShapeDesc, lines: &GridLines, view: &StepView<'_>) -> Ve
                 );
                 continue;
             }
-            if let Some((pc, pd)) = view.placed
-                && pc == cell
-            {
-                let digit = [b'0' + pd];
-                c.text_colour(
-                    cx,
-                    cy + 0.35 * big,
-                    big,
-                    true,
-                    PLACED,
-                    true,
-                    std::str::from_utf8(&digit).unwrap_or("?"),
-                );
-                continue;
-            }
             let cands = view.candidates.get(i).copied().unwrap_or(0);
             for d in 1..=9u8 {
                 if cands & (1 << (d - 1)) == 0 {
@@ -206,13 +191,21 @@ pub fn draw_step(desc: &ShapeDesc, lines: &GridLines, view: &StepView<'_>) -> Ve
                     continue;
                 };
                 let gone = view.eliminated.contains(&(cell, d));
-                let colour = if gone { ELIMINATED } else { "#333" };
+                let placed = view.placed == Some((cell, d));
+                let colour = match (gone, placed) {
+                    (true, _) => ELIMINATED,
+                    (_, true) => PLACED,
+                    _ => "#333",
+                };
+                if placed {
+                    c.circle(x, y, disc, PLACED_CELL, Some(PLACED));
+                }
                 let digit = [b'0' + d];
                 c.text_colour(
                     x,
                     y + 0.35 * small,
                     small,
-                    gone,
+                    gone || placed,
                     colour,
                     true,
                     std::str::from_utf8(&digit).unwrap_or("?"),
@@ -258,7 +251,7 @@ mod tests {
         let mut values = [0u8; 81];
         values[0] = 5 | GIVEN;
         values[1] = 3;
-        let candidates = [0b1_1000_0011u16; 81];
+        let candidates = [0b1_1000_1011u16; 81];
         let eliminated = [(10, 2)];
         let links = [
             Link {
