@@ -430,6 +430,7 @@ fn explain_draws_one_svg_per_step_with_its_eliminations_struck() {
         .collect();
     files.sort();
     assert_eq!(files.len(), steps.len());
+    let mut chain_steps = 0;
     for (f, step) in files.iter().zip(steps) {
         let svg = std::fs::read_to_string(f).unwrap();
         let doc = roxmltree::Document::parse(&svg).expect("well-formed SVG");
@@ -460,10 +461,75 @@ fn explain_draws_one_svg_per_step_with_its_eliminations_struck() {
             step["placements"].as_array().unwrap().len(),
             "{text}"
         );
+        // A chain step draws one arrow per link of its chains (each potential from each
+        // of its parents), and only a chain step has arrows.
+        let arrows = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("path") && n.attribute("marker-end").is_some())
+            .count();
+        let mut links = std::collections::HashSet::new();
+        if let Some(chains) = step.get("chain") {
+            for c in chains["chains"].as_array().unwrap() {
+                let c = c.as_array().unwrap();
+                for p in c {
+                    for q in p["parents"].as_array().unwrap() {
+                        let a = c[q.as_u64().unwrap() as usize]["potential"]
+                            .as_str()
+                            .unwrap();
+                        let b = p["potential"].as_str().unwrap();
+                        if a.replace("<>", "=") != b.replace("<>", "=") {
+                            links.insert((a.to_string(), b.to_string()));
+                        }
+                    }
+                }
+            }
+            chain_steps += 1;
+        }
+        assert_eq!(arrows, links.len(), "{text}");
     }
+    assert_eq!(chain_steps, 4);
     // Without a directory there is nowhere to put the pictures.
     let o = run(&["explain", CHAIN_PUZZLE, "--format", "svg"]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn explain_writes_each_chain_out_in_text_and_json() {
+    let o = run(&["explain", CHAIN_PUZZLE]);
+    assert!(o.status.success());
+    let text = String::from_utf8(o.stdout).unwrap();
+    let report = explain_json(CHAIN_PUZZLE, "classic");
+    for step in report["steps"].as_array().unwrap() {
+        let t = step["text"].as_str().unwrap();
+        let Some(lines) = step.get("chain_text") else {
+            assert!(!t.contains("chain"), "{t}");
+            continue;
+        };
+        // The text form prints the same lines under the step.
+        let lines: Vec<&str> = lines
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_str().unwrap())
+            .collect();
+        let at = text.find(t).unwrap() + t.len() + 1;
+        let below: Vec<&str> = text[at..]
+            .lines()
+            .take(lines.len())
+            .map(str::trim)
+            .collect();
+        assert_eq!(below, lines, "{t}");
+        // A forcing chain runs from its assumption to the assumption's opposite.
+        let chain = step["chain"]["chains"][0].as_array().unwrap();
+        let first = chain[0]["potential"].as_str().unwrap();
+        let last = chain[chain.len() - 1]["potential"].as_str().unwrap();
+        assert_eq!(step["chain"]["kind"], "forcing");
+        assert_eq!(chain[0]["via"], "assumption");
+        assert_eq!(first.replace("<>", "="), last.replace("<>", "="), "{t}");
+        assert_ne!(first, last);
+        assert!(t.contains(&format!("(length {})", chain.len())), "{t}");
+        assert!(lines[0].starts_with(&format!("chain: {first} -> ")), "{t}");
+    }
 }
 
 #[test]

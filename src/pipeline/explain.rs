@@ -8,10 +8,12 @@ use crate::core::family::{Family, Solved};
 use crate::core::geometry::{Geometry, Shape};
 use crate::core::grader::{Grader, Outcome, Rating};
 use crate::core::logic::Step;
+use crate::core::logic::chains::{ChainRecord, ChainTrace};
 use crate::core::logic::render::StepRecord;
 use crate::error::Error;
 use crate::io::records::{RecordFormat, Splitter};
 
+use super::explain_chains;
 use super::explain_draw::{self, Picture};
 use super::shape::{ReadRecord, detect_format, dispatch, read_input};
 use crate::render::html::{HtmlStep, explain_page};
@@ -25,7 +27,7 @@ struct Report {
     #[serde(skip_serializing_if = "Option::is_none")]
     regions: Option<String>,
     solution: String,
-    steps: Vec<StepRecord>,
+    steps: Vec<JsonStep>,
     er: f64,
     ep: f64,
     ed: f64,
@@ -35,6 +37,18 @@ struct Report {
     level: &'static str,
     hardest: &'static str,
     outcome: &'static str,
+}
+
+/// A step in the JSON form: the step, and for a chaining step its chains (written out and
+/// as data).
+#[derive(Debug, Serialize)]
+struct JsonStep {
+    #[serde(flatten)]
+    step: StepRecord,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    chain_text: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    chain: Option<ChainRecord>,
 }
 
 fn outcome_name(o: Outcome) -> &'static str {
@@ -163,17 +177,18 @@ fn run_family<F: ReadRecord>(cfg: &ExplainConfig, cancel: Cancel) -> Result<Expl
         cfg.budget,
         &mut steps,
     );
+    let traces = explain_chains::traces(&geo, F::values(&puzzle.grid), &steps, cancel);
     let mut files = Vec::new();
     let text = match cfg.format {
-        ExplainFormat::Text => text(&geo, &puzzle, &steps, &r),
-        ExplainFormat::Json => json(&geo, &puzzle, &sol.solution, &steps, &r),
+        ExplainFormat::Text => text(&geo, &puzzle, &steps, &traces, &r),
+        ExplainFormat::Json => json(&geo, &puzzle, &sol.solution, &steps, &traces, &r),
         ExplainFormat::Svg | ExplainFormat::Html => {
             let pics = explain_draw::pictures(
                 &geo,
                 F::values(&puzzle.grid),
                 &puzzle.regions,
                 &steps,
-                |_, _| None,
+                |i, _| traces[i].as_ref().map(|t| explain_draw::drawing(&geo, t)),
             );
             if cfg.format == ExplainFormat::Html {
                 html(&geo, &puzzle, &pics, &r)
@@ -190,7 +205,13 @@ fn run_family<F: ReadRecord>(cfg: &ExplainConfig, cancel: Cancel) -> Result<Expl
     })
 }
 
-fn text<F: Family>(geo: &Geometry<F>, p: &Loaded<F>, steps: &[Step<F>], r: &Rating) -> String {
+fn text<F: Family>(
+    geo: &Geometry<F>,
+    p: &Loaded<F>,
+    steps: &[Step<F>],
+    traces: &[Option<ChainTrace>],
+    r: &Rating,
+) -> String {
     let mut t = format!("Puzzle: {}\n", p.grid);
     if !p.regions.is_empty() {
         t.push_str(&format!(
@@ -207,6 +228,11 @@ fn text<F: Family>(geo: &Geometry<F>, p: &Loaded<F>, steps: &[Step<F>], r: &Rati
             s.difficulty % 10,
             s.display(geo)
         ));
+        if let Some(tr) = &traces[i] {
+            for l in tr.lines(geo) {
+                t.push_str(&format!("{:width$}    {l}\n", ""));
+            }
+        }
     }
     t.push_str(&ratings(r));
     t.push('\n');
@@ -291,6 +317,7 @@ fn json<F: Family>(
     p: &Loaded<F>,
     solution: &F::Grid,
     steps: &[Step<F>],
+    traces: &[Option<ChainTrace>],
     r: &Rating,
 ) -> String {
     let report = Report {
@@ -301,7 +328,11 @@ fn json<F: Family>(
         steps: steps
             .iter()
             .enumerate()
-            .map(|(i, s)| StepRecord::new(i as u32 + 1, s, geo))
+            .map(|(i, s)| JsonStep {
+                step: StepRecord::new(i as u32 + 1, s, geo),
+                chain_text: traces[i].as_ref().map(|t| t.lines(geo)).unwrap_or_default(),
+                chain: traces[i].as_ref().map(|t| ChainRecord::new(t, geo)),
+            })
             .collect(),
         er: f64::from(r.er) / 10.0,
         ep: f64::from(r.ep) / 10.0,

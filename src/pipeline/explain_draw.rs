@@ -5,6 +5,7 @@
 use crate::core::family::Family;
 use crate::core::geometry::{Geometry, Shape};
 use crate::core::index::Cell;
+use crate::core::logic::chains::ChainTrace;
 use crate::core::logic::{Board, Step};
 use crate::render::draw::GIVEN;
 use crate::render::shape::{GridLines, ShapeDesc};
@@ -31,6 +32,37 @@ pub(super) struct ChainDrawing {
     pub links: Vec<Link>,
     /// The chains written out, one line each (nested chains indented).
     pub lines: Vec<String>,
+}
+
+/// What `trace` adds to its step's picture: its potentials on and off, every link as an
+/// arrow (solid from an "off" potential, which makes its successor true; dashed from an
+/// "on" one), and its lines of text.
+pub(super) fn drawing<F: Family>(geo: &Geometry<F>, trace: &ChainTrace) -> ChainDrawing {
+    let mut d = ChainDrawing {
+        lines: trace.lines(geo),
+        ..ChainDrawing::default()
+    };
+    for c in &trace.chains {
+        for p in &c.potentials {
+            let x = cand(p.cell, p.digit.get());
+            let list = if p.on { &mut d.on } else { &mut d.off };
+            if !list.contains(&x) {
+                list.push(x);
+            }
+        }
+        for (a, b) in c.links() {
+            let (pa, pb) = (&c.potentials[a as usize], &c.potentials[b as usize]);
+            let link = Link {
+                from: cand(pa.cell, pa.digit.get()),
+                to: cand(pb.cell, pb.digit.get()),
+                strong: !pa.on,
+            };
+            if link.from != link.to && !d.links.contains(&link) {
+                d.links.push(link);
+            }
+        }
+    }
+    d
 }
 
 fn cand(cell: Cell, digit: u8) -> Cand {

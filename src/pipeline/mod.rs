@@ -10,6 +10,7 @@
 pub mod bench;
 pub mod engine;
 pub mod explain;
+mod explain_chains;
 mod explain_draw;
 pub mod generate;
 pub mod memory;

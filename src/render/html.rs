@@ -40,7 +40,7 @@ main { display: flex; gap: 2em; align-items: flex-start; }
 section h2 { font-size: 1.05em; margin: 0 0 .5em; font-weight: normal; }
 section pre { background: #f4f4f8; padding: .5em; white-space: pre-wrap; max-width: 60em; }
 section svg { max-width: 100%; height: auto; }
-#steps { font-size: .9em; max-height: 80vh; overflow-y: auto; padding-left: 2.5em; margin: 0; }
+#steps { font-size: .9em; max-height: 80vh; overflow-y: auto; padding-left: 0; margin: 0; list-style: none; }
 #steps li { cursor: pointer; padding: .1em .3em; }
 #steps li.current { background: #fff2b3; font-weight: bold; }
 ";

@@ -27,6 +27,7 @@
 use super::potentials::{
     Cands, Cause, Implied, Links, MAX_IMPLIED, NONE, cand_count, cand_of, cell_of, digit_of,
 };
+use super::trace::{self, ChainTrace, TraceKind};
 use super::{Hint, Sink, rule_parents_of};
 use crate::core::bitboard::DigitSet;
 use crate::core::geometry::{Arr, CandBits, CellBits, Geometry, MAX_CELL_HOUSES, Size};
@@ -437,6 +438,18 @@ impl<S: Size> CycleScratch<S> {
     }
 
     /// Number of potentials from node `i` up to the start, both included.
+    /// The potentials from the root to node `i`, for a trace.
+    fn path(&self, mut i: u32) -> Vec<(u16, bool, Cause)> {
+        let mut v = Vec::new();
+        while i != NONE {
+            let n = &self.nodes[i as usize];
+            v.push((n.cand, n.on, n.cause));
+            i = n.parent;
+        }
+        v.reverse();
+        v
+    }
+
     fn depth(&self, mut i: u32) -> u32 {
         let mut n = 0;
         while i != NONE {
@@ -684,7 +697,15 @@ fn offer_cycle<S: Size>(
         hint.parents = parents;
         hint.sig = sig;
     }
-    sink.offer(&hint);
+    if sink.offer(&hint) && sink.tracing() {
+        let mut steps = sc.path(e);
+        steps.push((start, true, cause));
+        sink.keep_trace(ChainTrace {
+            kind: TraceKind::Cycle,
+            chains: vec![trace::path(steps)],
+            nested: Vec::new(),
+        });
+    }
 }
 
 /// Offers the forcing chain ending at node `t` (SE `createForcingChainHint`).
@@ -748,5 +769,11 @@ fn offer_chain<S: Size>(
         hint.parents = parents;
         hint.sig = sig;
     }
-    sink.offer(&hint);
+    if sink.offer(&hint) && sink.tracing() {
+        sink.keep_trace(ChainTrace {
+            kind: TraceKind::Forcing,
+            chains: vec![trace::path(sc.path(t))],
+            nested: Vec::new(),
+        });
+    }
 }

@@ -33,6 +33,7 @@ use super::potentials::{
     Cands, Cause, Counter, Implied, Links, MAX_IMPLIED, NONE, NestedInfo, Run, cand_count, cand_of,
     cell_of, digit_of, off_to_on, on_to_off,
 };
+use super::trace::{self, NestedChain};
 use super::{ChainLevel, Engine, Hint, Sink, rule_parents_of};
 use crate::core::geometry::{CellBits, Geometry, Size};
 use crate::core::index::{Cell, Digit};
@@ -361,9 +362,10 @@ fn offer<S: Size>(
     parts: &Parts<'_, S>,
     root: Cause,
     counter: &mut Counter,
-    table: &[NestedInfo],
+    tables: (&[NestedInfo], &[NestedChain]),
     sink: &mut Sink<S>,
 ) {
+    let (table, traces) = tables;
     let (cand, on) = target;
     let (c, d) = (cell_of(cand), digit_of(cand));
     let cell = Cell::from_index(c);
@@ -400,7 +402,13 @@ fn offer<S: Size>(
         let ctx = *ctx;
         nested_parents(g, counter, &ctx, src, parts, root, &mut hint);
     }
-    sink.offer(&hint);
+    if sink.offer(&hint) && sink.tracing() {
+        let mut b = trace::Builder::new(traces);
+        for &(r, t) in parts {
+            b.run_chain(g, r, t);
+        }
+        sink.keep_trace(b.finish(trace::kind_of(sort_key, root)));
+    }
 }
 
 /// What a run deduced, as sets, and whether it met a contradiction: all that is needed
@@ -516,11 +524,11 @@ impl<S: Size> Ctx<'_, '_, S> {
         Some(o)
     }
 
-    /// The nested hints table of the current search.
-    fn table(&self) -> &[NestedInfo] {
+    /// The nested hints table of the current search, and their chains when traced.
+    fn tables(&self) -> (&[NestedInfo], &[NestedChain]) {
         match self.nest.as_deref() {
-            Some(n) => &n.table,
-            None => &[],
+            Some(n) => (&n.table, &n.traces),
+            None => (&[], &[]),
         }
     }
 }
@@ -623,7 +631,7 @@ pub(crate) fn search<S: Size>(
                             &parts,
                             Cause::ASSUMPTION,
                             counter,
-                            cx.table(),
+                            cx.tables(),
                             sink,
                         );
                     }
@@ -640,7 +648,7 @@ pub(crate) fn search<S: Size>(
                         &parts,
                         Cause::ASSUMPTION,
                         counter,
-                        cx.table(),
+                        cx.tables(),
                         sink,
                     );
                 }
@@ -671,7 +679,7 @@ pub(crate) fn search<S: Size>(
                             &parts,
                             Cause::ASSUMPTION,
                             counter,
-                            cx.table(),
+                            cx.tables(),
                             sink,
                         );
                     }
@@ -691,7 +699,7 @@ pub(crate) fn search<S: Size>(
                             &parts,
                             Cause::ASSUMPTION,
                             counter,
-                            cx.table(),
+                            cx.tables(),
                             sink,
                         );
                     }
@@ -767,7 +775,7 @@ pub(crate) fn search<S: Size>(
                         &parts[..k],
                         Cause::CELL,
                         counter,
-                        cx.table(),
+                        cx.tables(),
                         sink,
                     );
                 }
@@ -883,7 +891,7 @@ fn regions<S: Size>(
                     &parts[..m + 1],
                     cause,
                     counter,
-                    cx.table(),
+                    cx.tables(),
                     sink,
                 );
             }

@@ -33,6 +33,12 @@ mod cycles;
 mod forcing;
 mod nested;
 mod potentials;
+mod trace;
+
+pub use trace::{
+    ChainRecord, ChainTrace, NestedChain, NestedRecord, Potential, PotentialRecord, TraceKind,
+    TracedChain, Via,
+};
 
 use potentials::{Cands, Cause, Counter, Run, cand_count, cand_of, cell_of, digit_of};
 
@@ -174,6 +180,12 @@ pub(crate) struct Sink<S: Size> {
     pub(crate) all: Vec<Hint<S>>,
     /// The generation the next hint offered without one gets.
     next: u64,
+    /// True when the hints kept get their chains traced (`explain`).
+    tracing: bool,
+    /// The chains of the best hint (keep-the-best mode, tracing).
+    trace: Option<ChainTrace>,
+    /// The chains of each collected hint (collect mode, tracing), parallel to `all`.
+    pub(crate) traces: Vec<ChainTrace>,
 }
 
 impl<S: Size> Sink<S> {
@@ -184,6 +196,9 @@ impl<S: Size> Sink<S> {
             best: None,
             all: Vec::with_capacity(1024),
             next: 1,
+            tracing: false,
+            trace: None,
+            traces: Vec::new(),
         }
     }
 
@@ -194,6 +209,8 @@ impl<S: Size> Sink<S> {
         self.best = None;
         self.all.clear();
         self.next = 1;
+        self.trace = None;
+        self.traces.clear();
     }
 
     /// Collect-all mode, with `ctx` the outer chain's starting grid (for rule parents).
@@ -203,6 +220,23 @@ impl<S: Size> Sink<S> {
         self.best = None;
         self.all.clear();
         self.next = 1;
+        self.trace = None;
+        self.traces.clear();
+    }
+
+    /// True when the hints kept need their chains ([`Sink::keep_trace`]).
+    #[inline]
+    pub(crate) fn tracing(&self) -> bool {
+        self.tracing
+    }
+
+    /// The chains of the hint [`Sink::offer`] kept last.
+    pub(crate) fn keep_trace(&mut self, t: ChainTrace) {
+        if self.collect {
+            self.traces.push(t);
+        } else {
+            self.trace = Some(t);
+        }
     }
 
     /// True when keeping the best hint (not collecting).
@@ -265,9 +299,9 @@ impl<S: Size> Sink<S> {
     }
 
     /// Offers a hint: kept if it beats the best so far (or always, when collecting). A
-    /// hint without a generation gets the next one.
+    /// hint without a generation gets the next one. True when it was kept.
     #[inline]
-    pub(crate) fn offer(&mut self, h: &Hint<S>) {
+    pub(crate) fn offer(&mut self, h: &Hint<S>) -> bool {
         let generation = if h.generation == 0 {
             self.next += 1;
             self.next - 1
@@ -276,8 +310,12 @@ impl<S: Size> Sink<S> {
         };
         if self.collect {
             self.all.push(*h);
+            true
         } else if self.wants_at(h.difficulty, h.complexity, h.sort_key, generation) {
             self.best = Some(Hint { generation, ..*h });
+            true
+        } else {
+            false
         }
     }
 }
@@ -419,6 +457,47 @@ pub fn find<S: Size>(
     step.digits = h.digits;
     step.size = h.complexity.min(u32::from(u16::MAX)) as u16;
     true
+}
+
+/// The step [`find`] gives for `level` on `board`, written to `step`, with its chains: the
+/// same search, run again with tracing on (slower; for `explain`). `None` when there is
+/// no step or the budget ran out.
+pub fn trace<S: Size>(
+    g: &Geometry<S>,
+    board: &Board<S>,
+    level: ChainLevel,
+    scratch: &mut ChainScratch<S>,
+    budget: &mut Budget,
+    step: &mut Step<S>,
+) -> Option<ChainTrace> {
+    scratch.sink.tracing = true;
+    scratch.nest.set_tracing(true);
+    let found = find(g, board, level, scratch, budget, step);
+    scratch.sink.tracing = false;
+    scratch.nest.set_tracing(false);
+    let t = scratch.sink.trace.take();
+    scratch.sink.reset_best();
+    scratch.nest.prepare(g, board);
+    if found { t } else { None }
+}
+
+/// The chaining level whose search finds steps of `technique`, if it is a chaining one.
+pub fn level_of(technique: Technique) -> Option<ChainLevel> {
+    Some(match technique {
+        Technique::XCycle
+        | Technique::YCycle
+        | Technique::ForcingXChain
+        | Technique::ForcingChain
+        | Technique::BidirectionalCycle => ChainLevel::Cycles,
+        Technique::NishioForcingChain => ChainLevel::Nishio,
+        Technique::CellForcingChain | Technique::RegionForcingChain => ChainLevel::Multiple,
+        Technique::DynamicForcingChain => ChainLevel::Dynamic,
+        Technique::DynamicForcingChainPlus => ChainLevel::Nested(1),
+        Technique::NestedForcingChain2 => ChainLevel::Nested(2),
+        Technique::NestedForcingChain3 => ChainLevel::Nested(3),
+        Technique::NestedForcingChain4 => ChainLevel::Nested(4),
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

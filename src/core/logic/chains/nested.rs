@@ -15,11 +15,12 @@
 use super::cycles::{self, mix};
 use super::forcing::{self, Spec};
 use super::potentials::{Cands, NONE, NestedInfo, Run, cand_of};
+use super::trace::{ChainTrace, NestedChain, TraceKind};
 use super::{Engine, Hint, Sink};
 use crate::core::bitboard::DigitSet;
 use crate::core::geometry::{Arr, CandBits, CellBits, FishSystem, Geometry, Size};
-use crate::core::index::Digit;
-use crate::core::logic::{Board, Budget, combos};
+use crate::core::index::{Digit, HouseKind};
+use crate::core::logic::{Board, Budget, Technique, combos};
 
 /// Working memory of the nested searches.
 #[derive(Clone, Debug)]
@@ -30,6 +31,8 @@ pub(crate) struct Nest<S: Size> {
     sink: Sink<S>,
     /// Nested chaining hints used so far in this search (complexity, fingerprint).
     pub(crate) table: Vec<NestedInfo>,
+    /// Their chains, parallel to `table`, when tracing.
+    pub(crate) traces: Vec<NestedChain>,
     /// Number of empty cells (no digit yet) per house.
     empty_count: S::Houses<u8>,
     /// Number of cells holding each digit, per fish system.
@@ -46,6 +49,7 @@ impl<S: Size> Nest<S> {
             inner: Engine::new(),
             sink: Sink::new(),
             table: Vec::with_capacity(4096),
+            traces: Vec::new(),
             empty_count: S::Houses::splat(0),
             placed: [[0; 9]; 8],
             order: Vec::with_capacity(1024),
@@ -53,9 +57,15 @@ impl<S: Size> Nest<S> {
         }
     }
 
+    /// Traces (or not) the chains of the nested hints from now on.
+    pub(crate) fn set_tracing(&mut self, on: bool) {
+        self.sink.tracing = on;
+    }
+
     /// Sets up for a search on `board`.
     pub(crate) fn prepare(&mut self, g: &Geometry<S>, board: &Board<S>) {
         self.table.clear();
+        self.traces.clear();
         for (h, d) in g.houses().iter().enumerate() {
             self.empty_count[h] = (board.empty() & d.set).len() as u8;
         }
@@ -69,7 +79,13 @@ impl<S: Size> Nest<S> {
 
 /// Adds the removals of one hint to the chain as advanced "off" potentials with `parents`
 /// (unless already there).
-fn add_offs<S: Size>(run: &mut Run<S>, removals: &[S::Set; 9], parents: &S::Cands, nested: u32) {
+fn add_offs<S: Size>(
+    run: &mut Run<S>,
+    removals: &[S::Set; 9],
+    parents: &S::Cands,
+    nested: u32,
+    technique: Technique,
+) {
     let mut all = S::Set::EMPTY;
     for s in removals {
         all |= *s;
@@ -79,7 +95,7 @@ fn add_offs<S: Size>(run: &mut Run<S>, removals: &[S::Set; 9], parents: &S::Cand
             if s.contains(c) {
                 let cand = cand_of(c.index(), d);
                 if run.off_idx[cand as usize] == NONE {
-                    run.add_advanced(cand, parents, nested);
+                    run.add_advanced(cand, parents, nested, technique);
                 }
             }
         }
@@ -87,14 +103,20 @@ fn add_offs<S: Size>(run: &mut Run<S>, removals: &[S::Set; 9], parents: &S::Cand
 }
 
 /// [`add_offs`] for one digit `d`: `elim` loses `d` because `d` is off in `parent_cells`.
-fn add_digit_offs<S: Size>(run: &mut Run<S>, d: usize, elim: S::Set, parent_cells: S::Set) {
+fn add_digit_offs<S: Size>(
+    run: &mut Run<S>,
+    d: usize,
+    elim: S::Set,
+    parent_cells: S::Set,
+    technique: Technique,
+) {
     let mut parents = S::Cands::NONE;
     for x in parent_cells {
         parents.set(cand_of(x.index(), d));
     }
     let mut removals = [S::Set::EMPTY; 9];
     removals[d] = elim;
-    add_offs(run, &removals, &parents, NONE);
+    add_offs(run, &removals, &parents, NONE, technique);
 }
 
 /// The advanced potentials of a dynamic chain at `level` whose grid is now `cur` (it
@@ -212,7 +234,19 @@ fn take_chain_hints<S: Size>(run: &mut Run<S>, nest: &mut Nest<S>) -> usize {
             complexity: h.complexity,
             sig: h.sig,
         });
-        add_offs(run, &h.removals, &h.parents, id);
+        if nest.sink.tracing() {
+            let trace = nest.sink.traces.get(nest.order[k] as usize).cloned();
+            nest.traces.push(NestedChain {
+                technique: h.technique,
+                rating: h.difficulty,
+                trace: trace.unwrap_or(ChainTrace {
+                    kind: TraceKind::Forcing,
+                    chains: Vec::new(),
+                    nested: Vec::new(),
+                }),
+            });
+        }
+        add_offs(run, &h.removals, &h.parents, id, h.technique);
         used += 1;
     }
     used
@@ -250,7 +284,15 @@ fn locking<S: Size>(g: &Geometry<S>, run: &mut Run<S>, cur: &Cands<S>, src: &Can
                 if parent_cells.is_empty() {
                     continue;
                 }
-                add_digit_offs(run, d, elim, parent_cells);
+                let t = if matches!(
+                    g.house(h1 as usize).kind,
+                    HouseKind::Box | HouseKind::Region
+                ) {
+                    Technique::Pointing
+                } else {
+                    Technique::Claiming
+                };
+                add_digit_offs(run, d, elim, parent_cells, t);
                 used += 1;
             }
         }
@@ -316,7 +358,7 @@ fn hidden_pairs<S: Size>(
             if parents.none() {
                 continue;
             }
-            add_offs(run, &removals, &parents, NONE);
+            add_offs(run, &removals, &parents, NONE, Technique::HiddenPair);
             used += 1;
         }
     }
@@ -383,7 +425,7 @@ fn naked_pairs<S: Size>(
             if parents.none() {
                 continue;
             }
-            add_offs(run, &removals, &parents, NONE);
+            add_offs(run, &removals, &parents, NONE, Technique::NakedPair);
             used += 1;
         }
     }
@@ -456,7 +498,7 @@ fn x_wings<S: Size>(
                 if parent_cells.is_empty() {
                     continue;
                 }
-                add_digit_offs(run, d, elim, parent_cells);
+                add_digit_offs(run, d, elim, parent_cells, Technique::XWing);
                 used += 1;
             }
         }

@@ -21,7 +21,7 @@
 use crate::core::bitboard::DigitSet;
 use crate::core::geometry::{Arr, CandBits, CellBits, Geometry, Size};
 use crate::core::index::{Cell, Digit};
-use crate::core::logic::Board;
+use crate::core::logic::{Board, Technique};
 
 /// "No node".
 pub(crate) const NONE: u32 = u32::MAX;
@@ -162,6 +162,8 @@ pub(crate) struct Adv {
     /// The nested chaining hint the removal came from (index into the nested table), or
     /// [`NONE`] for a removal by a simple technique.
     pub nested: u32,
+    /// The technique that made the removal.
+    pub technique: Technique,
 }
 
 /// A nested chaining hint, as far as the outer chain's length needs it.
@@ -330,8 +332,15 @@ impl<S: Size> Run<S> {
     }
 
     /// Adds and indexes an advanced off node whose parents are the off nodes of `parents`
-    /// (candidate numbers, each with an off node in this run), from nested hint `nested`.
-    pub(crate) fn add_advanced(&mut self, cand: u16, parents: &S::Cands, nested: u32) -> u32 {
+    /// (candidate numbers, each with an off node in this run), from nested hint `nested`
+    /// (or [`NONE`]) of `technique`.
+    pub(crate) fn add_advanced(
+        &mut self,
+        cand: u16,
+        parents: &S::Cands,
+        nested: u32,
+        technique: Technique,
+    ) -> u32 {
         let start = self.adv_parents.len() as u32;
         let mut lb = 0u16;
         for p in parents.cands() {
@@ -343,7 +352,12 @@ impl<S: Size> Run<S> {
         }
         let len = self.adv_parents.len() as u32 - start;
         let a = self.adv.len() as u32;
-        self.adv.push(Adv { start, len, nested });
+        self.adv.push(Adv {
+            start,
+            len,
+            nested,
+            technique,
+        });
         let i = self.nodes.len() as u32;
         self.nodes.push(Node {
             cand,
