@@ -162,6 +162,11 @@ pub struct ExplainArgs {
     /// Work budget in work units (see `solve --grade-budget`).
     #[arg(long, value_name = "UNITS")]
     pub grade_budget: Option<u64>,
+
+    /// Threads that share the puzzle's chain searches (0 or absent: all cores, or
+    /// RAYON_NUM_THREADS when set). The explanation is the same for any number.
+    #[arg(short = 'j', long = "threads", value_name = "N", default_value_t = 0)]
+    pub threads: usize,
 }
 
 /// `explain --format` values.

@@ -179,6 +179,8 @@ pub struct ExplainConfig {
     pub shape: Shape,
     /// The output file (directory for SVG); `None`: standard output.
     pub output: Option<PathBuf>,
+    /// Threads sharing the chain searches; 0 = rayon's default.
+    pub threads: usize,
 }
 
 impl ExplainConfig {
@@ -218,6 +220,7 @@ impl ExplainConfig {
             budget: grade_budget(a.grade_budget, shape),
             shape,
             output: a.output.clone().filter(|o| !is_dash(o)),
+            threads: a.threads,
         })
     }
 }

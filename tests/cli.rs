@@ -665,6 +665,25 @@ fn explain_json_lists_steps_with_placements_and_eliminations() {
 }
 
 #[test]
+fn explain_is_the_same_on_any_number_of_threads() {
+    // ER 10.1, nested forcing chains (data/rated_hardest_20.tsv): its chain searches are
+    // spread over the threads.
+    let p = "..............1..2..3.4.56............753.....2......8......3...8...2..1.1..5.7..";
+    let one = stdout(&run(&["explain", p, "-j1", "--format", "json"]));
+    let two = stdout(&run(&["explain", p, "-j2", "--format", "json"]));
+    let three = stdout(&run(&["explain", p, "-j3", "--format", "json"]));
+    assert_eq!(one, two);
+    assert_eq!(one, three);
+    let v: serde_json::Value = serde_json::from_str(&one).unwrap();
+    assert_eq!(v["er"], 10.1);
+    assert_eq!(v["outcome"], "complete");
+    // What is drawn is the same too.
+    let text = stdout(&run(&["explain", p, "-j1"]));
+    assert_eq!(stdout(&run(&["explain", p, "-j2"])), text);
+    assert!(text.contains("| chain: "), "{text}");
+}
+
+#[test]
 fn explain_rejects_what_it_cannot_explain() {
     for bad in [
         // Two 4s in row 1.

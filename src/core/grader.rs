@@ -37,7 +37,7 @@ use super::cancel::Cancel;
 use super::geometry::{self, Arr, CellBits, Geometry, S81, Size};
 use super::grid::Grid;
 use super::index::{Cell, Digit};
-use super::logic::chains::{self, ChainLevel, ChainScratch};
+use super::logic::chains::{self, ChainLevel, ChainScratch, Spread};
 use super::logic::{
     Board, Budget, Scratch, Step, Technique, Tenths, aligned_exclusion, bug, fish, intersections,
     singles, subsets, uniqueness, wings,
@@ -364,6 +364,7 @@ pub struct Grader<S: Size = S81> {
     solution: [S::Set; 9],
     cancel: Cancel,
     er_cap: Tenths,
+    spread: Option<&'static dyn Spread>,
 }
 
 impl<S: Size> Default for Grader<S> {
@@ -432,7 +433,16 @@ impl<S: Size> Grader<S> {
             solution: [S::Set::EMPTY; 9],
             cancel: Cancel::NEVER,
             er_cap: Tenths::MAX,
+            spread: None,
         }
+    }
+
+    /// Spreads the forcing chain searches of every later rating over `spread`'s threads
+    /// ([`chains::find_spread`]): for one puzzle at a time (`explain`), never for a batch,
+    /// whose puzzles already keep the threads busy. The ratings are the same with or
+    /// without, unless the budget runs out (a spread search does more work).
+    pub fn set_spread(&mut self, spread: Option<&'static dyn Spread>) {
+        self.spread = spread;
     }
 
     /// Makes every later rating stop, as [`Outcome::AboveCap`] with ER a lower bound
@@ -545,7 +555,9 @@ impl<S: Size> Grader<S> {
             Producer::Bug => bug::find_bug(g, b, s),
             Producer::AlignedPair => aligned_exclusion::find_aligned_pair(g, b, budget, s),
             Producer::AlignedTriple => aligned_exclusion::find_aligned_triple(g, b, budget, s),
-            Producer::Chains(level) => chains::find(g, b, level, &mut self.chains, budget, s),
+            Producer::Chains(level) => {
+                chains::find_spread(g, b, level, &mut self.chains, budget, s, self.spread)
+            }
         }
     }
 
@@ -728,6 +740,45 @@ mod tests {
         }
         assert_eq!(b.to_grid(), sol);
         assert_eq!(steps.iter().map(|s| s.difficulty).max(), Some(r.er));
+    }
+
+    /// Runs the jobs one after the other, last first: a spread search must not depend on
+    /// the order its parts run in.
+    #[derive(Debug)]
+    struct Backwards;
+
+    impl Spread for Backwards {
+        fn spread(&self, jobs: usize, job: &(dyn Fn(usize) + Sync)) {
+            (0..jobs).rev().for_each(job);
+        }
+    }
+
+    static BACKWARDS: Backwards = Backwards;
+
+    #[test]
+    fn a_spread_chain_search_takes_the_same_steps() {
+        // Chain-rated puzzles up to nested forcing chains (ER 10.1).
+        let text = std::fs::read_to_string("data/rated_hardest_20.tsv").unwrap();
+        let exchange = std::fs::read_to_string("data/rated_exchange_60.tsv").unwrap();
+        let puzzles = text.lines().take(8).chain(
+            exchange
+                .lines()
+                .filter(|l| l.contains("\t8.") || l.contains("\t9.")),
+        );
+        let mut plain: Grader = Grader::new();
+        let mut spread: Grader = Grader::new();
+        spread.set_spread(Some(&BACKWARDS));
+        let mut n = 0;
+        for line in puzzles {
+            let p: Grid = line[..81].parse().unwrap();
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            let ra = plain.explain(&p, None, u64::MAX, &mut a);
+            let rb = spread.explain(&p, None, u64::MAX, &mut b);
+            assert_eq!(a, b, "{line}");
+            assert_eq!((ra.er, ra.ep, ra.ed), (rb.er, rb.ep, rb.ed), "{line}");
+            n += 1;
+        }
+        assert!(n >= 21, "{n}");
     }
 
     #[test]

@@ -8,7 +8,7 @@ use crate::core::family::{Family, Solved};
 use crate::core::geometry::{Geometry, Shape};
 use crate::core::grader::{Grader, Outcome, Rating};
 use crate::core::logic::Step;
-use crate::core::logic::chains::{ChainRecord, ChainTrace};
+use crate::core::logic::chains::{ChainRecord, ChainTrace, Spread};
 use crate::core::logic::render::StepRecord;
 use crate::error::Error;
 use crate::io::records::{RecordFormat, Splitter};
@@ -149,8 +149,26 @@ pub struct Explained {
 
 /// Runs `explain`; `cancel` stops the grading early (within milliseconds).
 pub fn run(cfg: &ExplainConfig, cancel: Cancel) -> Result<Explained, Error> {
-    dispatch!(cfg.shape, F => run_family::<F>(cfg, cancel))
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads)
+        .thread_name(|i| format!("sudoku-worker-{i}"))
+        .build()
+        .map_err(|e| Error::Usage(format!("cannot start the worker threads: {e}")))?;
+    pool.install(|| dispatch!(cfg.shape, F => run_family::<F>(cfg, cancel)))
 }
+
+/// Spreads one puzzle's chain searches over the threads of the current rayon pool.
+#[derive(Debug)]
+struct RayonSpread;
+
+impl Spread for RayonSpread {
+    fn spread(&self, jobs: usize, job: &(dyn Fn(usize) + Sync)) {
+        use rayon::prelude::*;
+        (0..jobs).into_par_iter().for_each(job);
+    }
+}
+
+static SPREAD: RayonSpread = RayonSpread;
 
 fn run_family<F: ReadRecord>(cfg: &ExplainConfig, cancel: Cancel) -> Result<Explained, Error> {
     let mut geo = F::geometry(cfg.shape);
@@ -169,6 +187,7 @@ fn run_family<F: ReadRecord>(cfg: &ExplainConfig, cancel: Cancel) -> Result<Expl
     }
     let mut grader: Grader<F> = Grader::new();
     grader.set_cancel(cancel);
+    grader.set_spread(Some(&SPREAD));
     let mut steps: Vec<Step<F>> = Vec::new();
     let r = grader.explain_values(
         &geo,
@@ -177,7 +196,8 @@ fn run_family<F: ReadRecord>(cfg: &ExplainConfig, cancel: Cancel) -> Result<Expl
         cfg.budget,
         &mut steps,
     );
-    let traces = explain_chains::traces(&geo, F::values(&puzzle.grid), &steps, cancel);
+    let traces =
+        explain_chains::traces(&geo, F::values(&puzzle.grid), &steps, cancel, Some(&SPREAD));
     let mut files = Vec::new();
     let text = match cfg.format {
         ExplainFormat::Text => text(&geo, &puzzle, &steps, &traces, &r),

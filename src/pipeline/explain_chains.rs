@@ -4,18 +4,20 @@
 use crate::core::Cancel;
 use crate::core::family::Family;
 use crate::core::geometry::Geometry;
-use crate::core::logic::chains::{self, ChainScratch, ChainTrace};
+use crate::core::logic::chains::{self, ChainScratch, ChainTrace, Spread};
 use crate::core::logic::{Board, Budget, Step};
 
 /// The chains of each step of `steps` (solved from the givens `values`), `None` for the
 /// steps that are not chains. A trace whose step differs from the one graded (it cannot,
 /// unless the search were not deterministic) is dropped rather than shown wrong; `cancel`
-/// stops the tracing early (the remaining steps get none).
+/// stops the tracing early (the remaining steps get none); `spread` shares each search
+/// out, as in grading.
 pub(super) fn traces<F: Family>(
     geo: &Geometry<F>,
     values: &F::Cells<u8>,
     steps: &[Step<F>],
     cancel: Cancel,
+    spread: Option<&dyn Spread>,
 ) -> Vec<Option<ChainTrace>> {
     let mut board = Board::from_values(geo, values);
     let mut scratch: ChainScratch<F> = ChainScratch::new();
@@ -25,7 +27,15 @@ pub(super) fn traces<F: Family>(
         if let Some(level) = chains::level_of(s.technique) {
             let mut budget = Budget::UNLIMITED.with_cancel(cancel);
             let mut again = Step::new(s.technique);
-            let t = chains::trace(geo, &board, level, &mut scratch, &mut budget, &mut again);
+            let t = chains::trace(
+                geo,
+                &board,
+                level,
+                &mut scratch,
+                &mut budget,
+                &mut again,
+                spread,
+            );
             if again.eliminations == s.eliminations && again.placement == s.placement {
                 found = t;
             }
@@ -198,7 +208,7 @@ mod tests {
             });
             let mut steps = Vec::new();
             grader.explain_values(g, &values, None, u64::MAX, &mut steps);
-            let traces = traces(g, &values, &steps, Cancel::NEVER);
+            let traces = traces(g, &values, &steps, Cancel::NEVER, None);
             let mut board = Board::from_values(g, &values);
             for (s, t) in steps.iter().zip(&traces) {
                 assert_eq!(

@@ -718,6 +718,23 @@ impl Budget {
     pub fn spent(&self) -> u64 {
         self.spent
     }
+
+    /// A budget for one part of a search split into parts: what is left of this one, with
+    /// the same token. What the part spent comes back with [`Budget::absorb`].
+    pub fn part(&self) -> Budget {
+        Budget::new(self.limit.saturating_sub(self.spent)).with_cancel(self.cancel)
+    }
+
+    /// Takes back what a [`Budget::part`] spent; a part stopped by a request stops this
+    /// budget too. False once this budget is spent.
+    pub fn absorb(&mut self, part: &Budget) -> bool {
+        if part.cancelled {
+            self.cancelled = true;
+            self.limit = 0;
+            self.next = 0;
+        }
+        self.charge(part.spent)
+    }
 }
 
 /// Working memory shared by the non-chaining techniques, built once per worker and reused

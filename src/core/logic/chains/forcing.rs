@@ -457,8 +457,18 @@ impl<S: Size> OutcomeCache<S> {
         }
     }
 
+    /// Takes in every outcome `other` holds.
+    pub(crate) fn absorb(&mut self, other: &OutcomeCache<S>) {
+        for i in 0..self.outs.len() {
+            if other.stamp[i] == other.generation {
+                self.outs[i] = other.outs[i];
+                self.stamp[i] = self.generation;
+            }
+        }
+    }
+
     /// Forgets every outcome.
-    fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.stamp.iter_mut().for_each(|s| *s = 0);
@@ -475,6 +485,8 @@ struct Ctx<'a, 'n, S: Size> {
     links: &'a Links,
     nest: Option<&'n mut Nest<S>>,
     budget: &'a mut Budget,
+    /// Outcomes worked out beforehand (a spread search), looked up first.
+    shared: Option<&'a OutcomeCache<S>>,
 }
 
 impl<S: Size> Ctx<'_, '_, S> {
@@ -512,6 +524,11 @@ impl<S: Size> Ctx<'_, '_, S> {
         cache: &mut OutcomeCache<S>,
     ) -> Option<Outcome<S>> {
         let i = cand as usize;
+        if let Some(sh) = self.shared
+            && sh.stamp[i] == sh.generation
+        {
+            return Some(sh.outs[i]);
+        }
         if cache.stamp[i] == cache.generation {
             return Some(cache.outs[i]);
         }
@@ -541,12 +558,18 @@ fn meets<T: CellBits>(a: &[T; 9], b: &[T; 9]) -> bool {
 
 /// Runs one chaining producer of the multiple/dynamic family on `src` and offers every
 /// hint to `sink`. False when the budget ran out.
+///
+/// Only the cells of `cells` are searched from; `shared` holds outcomes of runs worked out
+/// beforehand ([`outcomes`]), if any.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn search<S: Size>(
     g: &Geometry<S>,
     src: &Cands<S>,
+    cells: std::ops::Range<usize>,
     spec: Spec,
     eng: &mut Engine<S>,
     nest: Option<&mut Nest<S>>,
+    shared: Option<&OutcomeCache<S>>,
     sink: &mut Sink<S>,
     budget: &mut Budget,
 ) -> bool {
@@ -569,13 +592,14 @@ pub(crate) fn search<S: Size>(
         links: &*links,
         nest,
         budget,
+        shared,
     };
     let (value_runs, rest) = runs.split_at_mut(OFF_RUN);
     let (off_run, region_runs) = rest.split_at_mut(1);
     let off_run = &mut off_run[0];
     let mut held_values = [u16::MAX; OFF_RUN];
     let mut held_regions = [u16::MAX; RUNS - OFF_RUN - 1];
-    for c in 0..S::CELLS {
+    for c in cells {
         let cs = src.cells[c];
         let card = cs.len();
         if !(card > 2 || (card > 1 && spec.dynamic)) {
@@ -779,6 +803,52 @@ pub(crate) fn search<S: Size>(
                         sink,
                     );
                 }
+            }
+        }
+    }
+    true
+}
+
+/// Works out, into `eng.cache` (cleared first), the outcome of the run of every candidate
+/// of the cells of `cells` that have two candidates or more, as [`search`] with `spec`
+/// would: the first half of a spread search, whose parts then share what all of them
+/// found. False when the budget ran out.
+pub(crate) fn outcomes<S: Size>(
+    g: &Geometry<S>,
+    src: &Cands<S>,
+    cells: std::ops::Range<usize>,
+    spec: Spec,
+    eng: &mut Engine<S>,
+    nest: Option<&mut Nest<S>>,
+    budget: &mut Budget,
+) -> bool {
+    let mode = spec.mode();
+    let Engine {
+        runs, links, cache, ..
+    } = eng;
+    if !spec.dynamic {
+        links.build(g, src, mode.y, true);
+    }
+    cache.clear();
+    let mut cx = Ctx {
+        g,
+        src,
+        mode,
+        links: &*links,
+        nest,
+        budget,
+        shared: None,
+    };
+    let mut held = u16::MAX;
+    for c in cells {
+        let cs = src.cells[c];
+        if cs.len() < 2 {
+            continue;
+        }
+        for v in cs {
+            let start = cand_of(c, v.index());
+            if cx.outcome(start, &mut runs[0], &mut held, cache).is_none() {
+                return false;
             }
         }
     }

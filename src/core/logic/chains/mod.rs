@@ -42,6 +42,8 @@ pub use trace::{
 
 use potentials::{Cands, Cause, Counter, Run, cand_count, cand_of, cell_of, digit_of};
 
+use std::sync::Mutex;
+
 use super::{Board, Budget, Step, Technique, Tenths};
 use crate::core::bitboard::DigitSet;
 use crate::core::geometry::{CandBits, CellBits, Geometry, S81, Size};
@@ -373,12 +375,55 @@ impl<S: Size> Engine<S> {
     }
 }
 
-/// Working memory of the chain searches, built once per worker and reused.
+/// Runs independent jobs, on any threads and in any order; each job writes only its own
+/// result. The pipeline implements it (with rayon) to spread one puzzle's chain search over
+/// the worker threads ([`find_spread`]); nothing in `core` starts a thread.
+pub trait Spread: Sync + std::fmt::Debug {
+    /// Runs `job(0)`, ..., `job(jobs - 1)` and returns when all are done.
+    fn spread(&self, jobs: usize, job: &(dyn Fn(usize) + Sync));
+}
+
+/// How many parts (ranges of cells) a spread search is cut into: fixed, so that its result
+/// and the work it charges do not depend on how many threads run the parts.
+pub const PARTS: usize = 16;
+
+/// The parts run in waves (the parts of a wave side by side), each wave bounded by the best
+/// hint of the waves before it, so that the parts do little more work than one search
+/// would: a part prunes what cannot beat that bound (the first wave is part 0 alone).
+const WAVES: [std::ops::Range<usize>; 4] = [0..1, 1..6, 6..11, 11..16];
+
+/// One part of a spread search: its own working memory, best hint and budget.
 #[derive(Clone, Debug)]
+struct Part<S: Size> {
+    eng: Engine<S>,
+    nest: nested::Nest<S>,
+    sink: Sink<S>,
+    budget: Budget,
+    ok: bool,
+}
+
+/// Working memory of the chain searches, built once per worker and reused.
+#[derive(Debug)]
 pub struct ChainScratch<S: Size = S81> {
     eng: Engine<S>,
     nest: nested::Nest<S>,
     sink: Sink<S>,
+    /// The parts of a spread search (made when first needed).
+    parts: Vec<Mutex<Part<S>>>,
+    /// The outcomes the parts of a spread search worked out, for all of them.
+    shared: forcing::OutcomeCache<S>,
+}
+
+impl<S: Size> Clone for ChainScratch<S> {
+    fn clone(&self) -> Self {
+        ChainScratch {
+            eng: self.eng.clone(),
+            nest: self.nest.clone(),
+            sink: self.sink.clone(),
+            parts: Vec::new(),
+            shared: self.shared.clone(),
+        }
+    }
 }
 
 impl<S: Size> Default for ChainScratch<S> {
@@ -394,6 +439,8 @@ impl<S: Size> ChainScratch<S> {
             eng: Engine::new(),
             nest: nested::Nest::new(),
             sink: Sink::new(),
+            parts: Vec::new(),
+            shared: forcing::OutcomeCache::new(),
         }
     }
 }
@@ -416,6 +463,25 @@ pub fn find<S: Size>(
     budget: &mut Budget,
     step: &mut Step<S>,
 ) -> bool {
+    find_spread(g, board, level, scratch, budget, step, None)
+}
+
+/// [`find`], with the forcing chain levels (Nishio and above) cut into [`PARTS`] ranges of
+/// cells run by `spread`, when given: the same step, the same work charged, whatever
+/// threads run the parts. Each part keeps its own best hint (a part prunes only by its own
+/// best, so the parts together do more work than one search); the best of the parts, the
+/// earliest part among equals, is the one the whole search keeps, since a search keeps
+/// the first of equal hints in cell order. The budget is checked per part against what was
+/// left, then charged with their sum.
+pub fn find_spread<S: Size>(
+    g: &Geometry<S>,
+    board: &Board<S>,
+    level: ChainLevel,
+    scratch: &mut ChainScratch<S>,
+    budget: &mut Budget,
+    step: &mut Step<S>,
+    spread: Option<&dyn Spread>,
+) -> bool {
     let src = Cands::from_board(g, board);
     scratch.sink.reset_best();
     let ok = match level {
@@ -426,21 +492,27 @@ pub fn find<S: Size>(
             let Some(spec) = forcing::Spec::of(level) else {
                 return false;
             };
-            scratch.nest.prepare(g, board);
-            let nest = if spec.level > 0 {
-                Some(&mut scratch.nest)
+            if let Some(sp) = spread {
+                search_parts(g, board, &src, spec, scratch, budget, sp)
             } else {
-                None
-            };
-            forcing::search(
-                g,
-                &src,
-                spec,
-                &mut scratch.eng,
-                nest,
-                &mut scratch.sink,
-                budget,
-            )
+                scratch.nest.prepare(g, board);
+                let nest = if spec.level > 0 {
+                    Some(&mut scratch.nest)
+                } else {
+                    None
+                };
+                forcing::search(
+                    g,
+                    &src,
+                    0..S::CELLS,
+                    spec,
+                    &mut scratch.eng,
+                    nest,
+                    None,
+                    &mut scratch.sink,
+                    budget,
+                )
+            }
         }
     };
     if !ok {
@@ -459,8 +531,114 @@ pub fn find<S: Size>(
     true
 }
 
+/// The forcing chain search of `spec` on `src` cut into [`PARTS`] run by `sp`; the best
+/// hint goes to `scratch.sink`.
+fn search_parts<S: Size>(
+    g: &Geometry<S>,
+    board: &Board<S>,
+    src: &Cands<S>,
+    spec: forcing::Spec,
+    scratch: &mut ChainScratch<S>,
+    budget: &mut Budget,
+    sp: &dyn Spread,
+) -> bool {
+    while scratch.parts.len() < PARTS {
+        scratch.parts.push(Mutex::new(Part {
+            eng: Engine::new(),
+            nest: nested::Nest::new(),
+            sink: Sink::new(),
+            budget: Budget::UNLIMITED,
+            ok: true,
+        }));
+    }
+    let tracing = scratch.sink.tracing;
+    // First the outcome of every candidate's run, the bulk of the work, all parts side by
+    // side; then the search, in waves, every part reading all those outcomes.
+    let whole = *budget;
+    let parts = &scratch.parts;
+    sp.spread(PARTS, &|k| {
+        let mut guard = parts[k].lock().unwrap_or_else(|e| e.into_inner());
+        let p = &mut *guard;
+        p.budget = whole.part();
+        p.nest.set_tracing(tracing);
+        p.nest.prepare(g, board);
+        let nest = if spec.level > 0 {
+            Some(&mut p.nest)
+        } else {
+            None
+        };
+        let cells = k * S::CELLS / PARTS..(k + 1) * S::CELLS / PARTS;
+        p.ok = forcing::outcomes(g, src, cells, spec, &mut p.eng, nest, &mut p.budget);
+    });
+    scratch.shared.clear();
+    let mut ok = true;
+    for part in &scratch.parts {
+        let p = part.lock().unwrap_or_else(|e| e.into_inner());
+        ok &= p.ok;
+        ok &= budget.absorb(&p.budget);
+        scratch.shared.absorb(&p.eng.cache);
+    }
+    if !ok {
+        return false;
+    }
+    for wave in WAVES {
+        let whole = *budget;
+        let bound = scratch.sink.best;
+        let parts = &scratch.parts;
+        let shared = &scratch.shared;
+        sp.spread(wave.len(), &|i| {
+            let k = wave.start + i;
+            let mut guard = parts[k].lock().unwrap_or_else(|e| e.into_inner());
+            let p = &mut *guard;
+            p.budget = whole.part();
+            p.sink.reset_best();
+            // The bound came from an earlier part: it wins ties (generation 0).
+            p.sink.best = bound.map(|h| Hint { generation: 0, ..h });
+            p.sink.tracing = tracing;
+            p.nest.set_tracing(tracing);
+            p.nest.prepare(g, board);
+            let nest = if spec.level > 0 {
+                Some(&mut p.nest)
+            } else {
+                None
+            };
+            let cells = k * S::CELLS / PARTS..(k + 1) * S::CELLS / PARTS;
+            p.ok = forcing::search(
+                g,
+                src,
+                cells,
+                spec,
+                &mut p.eng,
+                nest,
+                Some(shared),
+                &mut p.sink,
+                &mut p.budget,
+            );
+        });
+        for part in &scratch.parts[wave] {
+            let mut p = part.lock().unwrap_or_else(|e| e.into_inner());
+            ok &= p.ok;
+            ok &= budget.absorb(&p.budget);
+            // A part that found nothing better still holds the bound (generation 0).
+            let Some(h) = p.sink.best.filter(|h| h.generation != 0) else {
+                continue;
+            };
+            let key = |h: &Hint<S>| (h.difficulty, h.complexity, h.sort_key);
+            if scratch.sink.best.as_ref().is_none_or(|b| key(&h) < key(b)) {
+                scratch.sink.best = Some(h);
+                scratch.sink.trace = p.sink.trace.take();
+            }
+        }
+        if !ok {
+            return false;
+        }
+    }
+    ok
+}
+
 /// The step [`find`] gives for `level` on `board`, written to `step`, with its chains: the
-/// same search, run again with tracing on (slower; for `explain`). `None` when there is
+/// same search, run again with tracing on (slower; for `explain`), spread as
+/// [`find_spread`] when `spread` is given. `None` when there is
 /// no step or the budget ran out.
 pub fn trace<S: Size>(
     g: &Geometry<S>,
@@ -469,10 +647,11 @@ pub fn trace<S: Size>(
     scratch: &mut ChainScratch<S>,
     budget: &mut Budget,
     step: &mut Step<S>,
+    spread: Option<&dyn Spread>,
 ) -> Option<ChainTrace> {
     scratch.sink.tracing = true;
     scratch.nest.set_tracing(true);
-    let found = find(g, board, level, scratch, budget, step);
+    let found = find_spread(g, board, level, scratch, budget, step, spread);
     scratch.sink.tracing = false;
     scratch.nest.set_tracing(false);
     let t = scratch.sink.trace.take();

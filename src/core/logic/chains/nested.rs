@@ -167,8 +167,10 @@ pub(crate) fn advanced<S: Size>(
             if !forcing::search(
                 g,
                 cur,
+                0..S::CELLS,
                 Spec::multiple(),
                 &mut nest.inner,
+                None,
                 None,
                 &mut nest.sink,
                 budget,
@@ -182,8 +184,10 @@ pub(crate) fn advanced<S: Size>(
         if !forcing::search(
             g,
             cur,
+            0..S::CELLS,
             Spec::dynamic(),
             &mut nest.inner,
+            None,
             None,
             &mut nest.sink,
             budget,
