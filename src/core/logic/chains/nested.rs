@@ -12,6 +12,8 @@
 //! chain). The chaining hints are taken in SE's order (sorted by rating, complexity and
 //! kind, equal removals kept once).
 
+use std::collections::HashMap;
+
 use super::cycles::{self, mix};
 use super::forcing::{self, Spec};
 use super::potentials::{Cands, NONE, NestedInfo, Run, cand_of};
@@ -41,6 +43,26 @@ pub(crate) struct Nest<S: Size> {
     order: Vec<u32>,
     /// Fingerprints of the removals of the hints kept.
     seen: Vec<u64>,
+    /// Grids met by the nested chaining searches of this search, by fingerprint: their
+    /// places and the range of `memo` holding what was found on them.
+    grids: HashMap<u64, Vec<Grid<S>>>,
+    /// The nested chaining hints found on those grids.
+    memo: Vec<Memo<S>>,
+    /// Their chains, parallel to `memo`, when tracing.
+    memo_traces: Vec<NestedChain>,
+}
+
+/// A grid met by a nested search: its places, and its hints' range in [`Nest::memo`].
+type Grid<S> = ([<S as Size>::Set; 9], u32, u32);
+
+/// A nested chaining hint kept for a grid met again: what [`add_offs`] and the nested
+/// table need of it.
+#[derive(Clone, Copy, Debug)]
+struct Memo<S: Size> {
+    removals: [S::Set; 9],
+    parents: S::Cands,
+    info: NestedInfo,
+    technique: Technique,
 }
 
 impl<S: Size> Nest<S> {
@@ -54,6 +76,9 @@ impl<S: Size> Nest<S> {
             placed: [[0; 9]; 8],
             order: Vec::with_capacity(1024),
             seen: Vec::with_capacity(1024),
+            grids: HashMap::new(),
+            memo: Vec::new(),
+            memo_traces: Vec::new(),
         }
     }
 
@@ -66,6 +91,9 @@ impl<S: Size> Nest<S> {
     pub(crate) fn prepare(&mut self, g: &Geometry<S>, board: &Board<S>) {
         self.table.clear();
         self.traces.clear();
+        self.grids.clear();
+        self.memo.clear();
+        self.memo_traces.clear();
         for (h, d) in g.houses().iter().enumerate() {
             self.empty_count[h] = (board.empty() & d.set).len() as u8;
         }
@@ -153,6 +181,78 @@ pub(crate) fn advanced<S: Size>(
     if n > 0 {
         return Some(n);
     }
+    if level >= 2 {
+        return chain_hints(g, run, cur, src, level, nest, budget);
+    }
+    Some(0)
+}
+
+/// A fingerprint of a grid's places.
+fn grid_hash<S: Size>(planes: &[S::Set; 9]) -> u64 {
+    let mut h = 0x6a09_e667_u64;
+    for (d, p) in planes.iter().enumerate() {
+        for w in 0..<S::Set as CellBits>::WORDS {
+            h = mix(h, p.word(w) ^ (d as u64) << 58);
+        }
+    }
+    h
+}
+
+/// The nested chaining hints of level `level` on `cur` (SE: the chaining producers of
+/// `getAdvancedPotentials`), added to `run` as advanced potentials; returns how many
+/// gave potentials, or `None` when the budget ran out.
+///
+/// Many chains of one search reach the same grid (two assumptions that imply each other,
+/// chains that converge), and what the nested searches find on a grid depends on that grid
+/// and the search's starting grid only. So the hints found on a grid are kept for the rest
+/// of the search ([`Nest::prepare`] forgets them), and a grid met again gets them without
+/// searching: the same potentials, with the same parents and nested chains, in the same
+/// order.
+fn chain_hints<S: Size>(
+    g: &Geometry<S>,
+    run: &mut Run<S>,
+    cur: &Cands<S>,
+    src: &Cands<S>,
+    level: u8,
+    nest: &mut Nest<S>,
+    budget: &mut Budget,
+) -> Option<usize> {
+    let key = cur.planes;
+    let h = grid_hash::<S>(&key);
+    if let Some(&(_, start, end)) = nest
+        .grids
+        .get(&h)
+        .and_then(|l| l.iter().find(|e| e.0 == key))
+    {
+        for m in start as usize..end as usize {
+            let e = nest.memo[m];
+            let id = nest.table.len() as u32;
+            nest.table.push(e.info);
+            if nest.sink.tracing() {
+                let t = nest.memo_traces[m].clone();
+                nest.traces.push(t);
+            }
+            add_offs(run, &e.removals, &e.parents, id, e.technique);
+        }
+        return Some((end - start) as usize);
+    }
+    let start = nest.memo.len() as u32;
+    let n = search_chain_hints(g, run, cur, src, level, nest, budget)?;
+    let end = nest.memo.len() as u32;
+    nest.grids.entry(h).or_default().push((key, start, end));
+    Some(n)
+}
+
+/// [`chain_hints`] on a grid not met before.
+fn search_chain_hints<S: Size>(
+    g: &Geometry<S>,
+    run: &mut Run<S>,
+    cur: &Cands<S>,
+    src: &Cands<S>,
+    level: u8,
+    nest: &mut Nest<S>,
+    budget: &mut Budget,
+) -> Option<usize> {
     if (2..4).contains(&level) {
         nest.sink.reset_collect(src);
         if !cycles::search(g, cur, &mut nest.inner.cyc, &mut nest.sink, budget) {
@@ -249,6 +349,19 @@ fn take_chain_hints<S: Size>(run: &mut Run<S>, nest: &mut Nest<S>) -> usize {
                     nested: Vec::new(),
                 }),
             });
+        }
+        nest.memo.push(Memo {
+            removals: h.removals,
+            parents: h.parents,
+            info: NestedInfo {
+                complexity: h.complexity,
+                sig: h.sig,
+            },
+            technique: h.technique,
+        });
+        if nest.sink.tracing() {
+            let t = nest.traces[nest.traces.len() - 1].clone();
+            nest.memo_traces.push(t);
         }
         add_offs(run, &h.removals, &h.parents, id, h.technique);
         used += 1;
