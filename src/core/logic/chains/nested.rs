@@ -45,11 +45,13 @@ pub(crate) struct Nest<S: Size> {
     seen: Vec<u64>,
     /// Grids met by the nested chaining searches of this search, by fingerprint: their
     /// places and the range of `memo` holding what was found on them.
-    grids: HashMap<u64, Vec<Grid<S>>>,
+    grids: HashMap<(u64, Inner), Vec<Grid<S>>>,
     /// The nested chaining hints found on those grids.
     memo: Vec<Memo<S>>,
     /// Their chains, parallel to `memo`, when tracing.
     memo_traces: Vec<NestedChain>,
+    /// The board those grids were met on (its candidates and placed digits, per digit).
+    board: Option<[S::Set; 18]>,
 }
 
 /// A grid met by a nested search: its places, and its hints' range in [`Nest::memo`].
@@ -79,21 +81,41 @@ impl<S: Size> Nest<S> {
             grids: HashMap::new(),
             memo: Vec::new(),
             memo_traces: Vec::new(),
+            board: None,
         }
     }
 
     /// Traces (or not) the chains of the nested hints from now on.
     pub(crate) fn set_tracing(&mut self, on: bool) {
+        if self.sink.tracing != on {
+            // The hints kept have no chains, or chains no longer wanted.
+            self.forget();
+        }
         self.sink.tracing = on;
+    }
+
+    /// Forgets the hints kept for the grids met.
+    fn forget(&mut self) {
+        self.grids.clear();
+        self.memo.clear();
+        self.memo_traces.clear();
     }
 
     /// Sets up for a search on `board`.
     pub(crate) fn prepare(&mut self, g: &Geometry<S>, board: &Board<S>) {
         self.table.clear();
         self.traces.clear();
-        self.grids.clear();
-        self.memo.clear();
-        self.memo_traces.clear();
+        let mut planes = [S::Set::EMPTY; 18];
+        for d in Digit::all() {
+            planes[d.index()] = board.plane(d);
+            planes[9 + d.index()] = board.placed(d);
+        }
+        if self.board != Some(planes) {
+            // The hints of the grids met are those of another board (their rule parents
+            // are relative to it).
+            self.forget();
+            self.board = Some(planes);
+        }
         for (h, d) in g.houses().iter().enumerate() {
             self.empty_count[h] = (board.empty() & d.set).len() as u8;
         }
@@ -198,16 +220,20 @@ fn grid_hash<S: Size>(planes: &[S::Set; 9]) -> u64 {
     h
 }
 
+/// The nested chaining searches: SE's first chaining level (cycles and forcing chains),
+/// multiple forcing chains, dynamic forcing chains.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Inner {
+    Cycles,
+    Multiple,
+    Dynamic,
+}
+
 /// The nested chaining hints of level `level` on `cur` (SE: the chaining producers of
-/// `getAdvancedPotentials`), added to `run` as advanced potentials; returns how many
-/// gave potentials, or `None` when the budget ran out.
-///
-/// Many chains of one search reach the same grid (two assumptions that imply each other,
-/// chains that converge), and what the nested searches find on a grid depends on that grid
-/// and the search's starting grid only. So the hints found on a grid are kept for the rest
-/// of the search ([`Nest::prepare`] forgets them), and a grid met again gets them without
-/// searching: the same potentials, with the same parents and nested chains, in the same
-/// order.
+/// `getAdvancedPotentials`: at level 2 the first chaining level, at level 3 also multiple
+/// forcing chains when that finds nothing, at level 4 dynamic forcing chains), added to
+/// `run` as advanced potentials; returns how many gave potentials, or `None` when the
+/// budget ran out.
 fn chain_hints<S: Size>(
     g: &Geometry<S>,
     run: &mut Run<S>,
@@ -217,8 +243,35 @@ fn chain_hints<S: Size>(
     nest: &mut Nest<S>,
     budget: &mut Budget,
 ) -> Option<usize> {
+    if level >= 4 {
+        return inner_hints(g, run, cur, src, Inner::Dynamic, nest, budget);
+    }
+    let n = inner_hints(g, run, cur, src, Inner::Cycles, nest, budget)?;
+    if n > 0 || level == 2 {
+        return Some(n);
+    }
+    inner_hints(g, run, cur, src, Inner::Multiple, nest, budget)
+}
+
+/// The hints of one nested search `kind` on `cur`, added to `run` (see [`chain_hints`]).
+///
+/// Many chains reach the same grid (two assumptions that imply each other, chains that
+/// converge, the searches of the levels above on the same board), and what a nested search
+/// finds on a grid depends on that grid and the starting grid only. So the hints found on a
+/// grid are kept as long as the board is the same ([`Nest::prepare`]), and a grid met again
+/// gets them without searching: the same potentials, with the same parents and nested
+/// chains, in the same order.
+fn inner_hints<S: Size>(
+    g: &Geometry<S>,
+    run: &mut Run<S>,
+    cur: &Cands<S>,
+    src: &Cands<S>,
+    kind: Inner,
+    nest: &mut Nest<S>,
+    budget: &mut Budget,
+) -> Option<usize> {
     let key = cur.planes;
-    let h = grid_hash::<S>(&key);
+    let h = (grid_hash::<S>(&key), kind);
     if let Some(&(_, start, end)) = nest
         .grids
         .get(&h)
@@ -237,66 +290,32 @@ fn chain_hints<S: Size>(
         return Some((end - start) as usize);
     }
     let start = nest.memo.len() as u32;
-    let n = search_chain_hints(g, run, cur, src, level, nest, budget)?;
-    let end = nest.memo.len() as u32;
-    nest.grids.entry(h).or_default().push((key, start, end));
-    Some(n)
-}
-
-/// [`chain_hints`] on a grid not met before.
-fn search_chain_hints<S: Size>(
-    g: &Geometry<S>,
-    run: &mut Run<S>,
-    cur: &Cands<S>,
-    src: &Cands<S>,
-    level: u8,
-    nest: &mut Nest<S>,
-    budget: &mut Budget,
-) -> Option<usize> {
-    if (2..4).contains(&level) {
-        nest.sink.reset_collect(src);
-        if !cycles::search(g, cur, &mut nest.inner.cyc, &mut nest.sink, budget) {
-            return None;
-        }
-        let n = take_chain_hints(run, nest);
-        if n > 0 {
-            return Some(n);
-        }
-        if level == 3 {
-            nest.sink.reset_collect(src);
-            if !forcing::search(
-                g,
-                cur,
-                0..S::CELLS,
-                Spec::multiple(),
-                &mut nest.inner,
-                None,
-                None,
-                &mut nest.sink,
-                budget,
-            ) {
-                return None;
-            }
-            return Some(take_chain_hints(run, nest));
-        }
-    } else if level >= 4 {
-        nest.sink.reset_collect(src);
-        if !forcing::search(
+    nest.sink.reset_collect(src);
+    let ok = match kind {
+        Inner::Cycles => cycles::search(g, cur, &mut nest.inner.cyc, &mut nest.sink, budget),
+        Inner::Multiple | Inner::Dynamic => forcing::search(
             g,
             cur,
             0..S::CELLS,
-            Spec::dynamic(),
+            if kind == Inner::Dynamic {
+                Spec::dynamic()
+            } else {
+                Spec::multiple()
+            },
             &mut nest.inner,
             None,
             None,
             &mut nest.sink,
             budget,
-        ) {
-            return None;
-        }
-        return Some(take_chain_hints(run, nest));
+        ),
+    };
+    if !ok {
+        return None;
     }
-    Some(0)
+    let n = take_chain_hints(run, nest);
+    let end = nest.memo.len() as u32;
+    nest.grids.entry(h).or_default().push((key, start, end));
+    Some(n)
 }
 
 /// A fingerprint of a hint's removals (SE compares chaining hints by their removals).
