@@ -185,21 +185,16 @@ mod tests {
         }
     }
 
-    #[test]
-    fn every_chain_written_out_follows_from_the_rules_and_gives_its_step() {
-        let g = geometry::classic();
-        let text = std::fs::read_to_string("data/rated_exchange_60.tsv").unwrap()
-            + &std::fs::read_to_string("data/rated_hardest_20.tsv")
-                .unwrap()
-                .lines()
-                .take(3)
-                .map(|l| format!("{l}\n"))
-                .collect::<String>();
+    /// Grades each puzzle (81 cells first on each line) on `g`, traces its chain steps and
+    /// checks them; returns how many were traced and the kinds met.
+    fn check_puzzles<'a>(
+        g: &Geometry<S81>,
+        lines: impl Iterator<Item = &'a str>,
+        kinds: &mut std::collections::BTreeSet<String>,
+    ) -> usize {
         let mut grader: Grader<S81> = Grader::new();
-        let mut kinds = std::collections::BTreeSet::new();
         let mut traced = 0;
-        for line in text.lines() {
-            let p = line.split('\t').next().unwrap();
+        for p in lines {
             let values: [u8; 81] = std::array::from_fn(|i| {
                 p.as_bytes()[i]
                     .checked_sub(b'0')
@@ -226,8 +221,51 @@ mod tests {
                 board.apply(g, s);
             }
         }
+        traced
+    }
+
+    #[test]
+    fn every_chain_written_out_follows_from_the_rules_and_gives_its_step() {
+        let g = geometry::classic();
+        let text = std::fs::read_to_string("data/rated_exchange_60.tsv").unwrap()
+            + &std::fs::read_to_string("data/rated_hardest_20.tsv")
+                .unwrap()
+                .lines()
+                .take(3)
+                .map(|l| format!("{l}\n"))
+                .collect::<String>();
+        let mut kinds = std::collections::BTreeSet::new();
+        let traced = check_puzzles(g, text.lines(), &mut kinds);
         assert!(traced > 100, "{traced}");
         // Cycles, forcing chains, contradictions, double, cell and region chains all met.
         assert_eq!(kinds.len(), 6, "{kinds:?}");
+    }
+
+    #[test]
+    fn chains_of_every_81_cell_shape_follow_from_its_rules() {
+        let read = |f: &str| std::fs::read_to_string(format!("data/variants/{f}")).unwrap();
+        let mut kinds = std::collections::BTreeSet::new();
+        let mut traced = 0;
+        for (g, f) in [
+            (geometry::x(), "x.txt"),
+            (geometry::windoku(), "windoku.txt"),
+        ] {
+            let text = read(f);
+            let lines = text
+                .lines()
+                .filter(|l| !l.starts_with('#') && l.len() >= 81);
+            traced += check_puzzles(g, lines, &mut kinds);
+        }
+        // Jigsaw: cells, a space, the 81 region ids.
+        for line in read("jigsaw.txt").lines().filter(|l| !l.starts_with('#')) {
+            let Some((cells, rest)) = line.split_once(' ') else {
+                continue;
+            };
+            let ids: [u8; 81] = std::array::from_fn(|i| rest.as_bytes()[i] - b'1');
+            let g = Geometry::new_jigsaw(&ids).unwrap();
+            traced += check_puzzles(&g, std::iter::once(cells), &mut kinds);
+        }
+        assert!(traced > 20, "{traced}");
+        assert!(kinds.len() >= 4, "{kinds:?}");
     }
 }
