@@ -52,6 +52,36 @@ fn pct(a: usize, n: usize) -> f64 {
     }
 }
 
+/// ER bands reported (tenths, inclusive), as `scripts/bench-grade.sh` and issue reports
+/// use them.
+const BANDS: [(u8, u8, &str); 8] = [
+    (0, 20, "<=2.0"),
+    (21, 45, "2.1-4.5"),
+    (46, 65, "4.6-6.5"),
+    (66, 90, "6.6-9.0"),
+    (91, 100, "9.1-10.0"),
+    (101, 110, "10.1-11.0"),
+    (111, 115, "11.1-11.5"),
+    (116, 255, ">=11.6"),
+];
+
+fn band_index(er: u8) -> usize {
+    BANDS
+        .iter()
+        .position(|&(lo, hi, _)| (lo..=hi).contains(&er))
+        .unwrap_or(0)
+}
+
+/// Puzzles, exact ratings, lower bounds, time and slowest puzzle of one ER band.
+#[derive(Clone, Default)]
+struct Band {
+    n: usize,
+    exact: usize,
+    lower: usize,
+    time: std::time::Duration,
+    slowest: (std::time::Duration, String),
+}
+
 fn main() {
     let mut budget = DEFAULT_BUDGET;
     let mut mismatches = false;
@@ -97,6 +127,7 @@ fn main() {
         let mut slowest = (std::time::Duration::ZERO, String::new());
         let mut work = 0u64;
         let mut per_level = [(0usize, std::time::Duration::ZERO); 6];
+        let mut bands: Vec<Band> = vec![Band::default(); BANDS.len()];
         for line in text.lines() {
             let line = line.trim_end();
             if line.is_empty() || line.starts_with('#') {
@@ -134,6 +165,16 @@ fn main() {
                 stats.incomplete += 1;
             }
             let ours = [rating.er, rating.ep, rating.ed];
+            // Bands by the reference ER when there is one, else by ours.
+            let band_er = refs.first().copied().unwrap_or(rating.er);
+            let b = &mut bands[band_index(band_er)];
+            b.n += 1;
+            b.time += dt;
+            b.lower += usize::from(!rating.complete);
+            b.exact += usize::from(refs.len() >= 3 && ours[..] == refs[..3]);
+            if dt >= b.slowest.0 {
+                b.slowest = (dt, p.to_string());
+            }
             if refs.len() >= 3 {
                 with_ref = true;
                 for k in 0..3 {
@@ -221,6 +262,25 @@ fn main() {
             slowest.0.as_secs_f64(),
             slowest.1
         );
+        println!("  by ER band (reference ER when given):");
+        println!(
+            "  {:>9} {:>8} {:>9} {:>7} {:>10} {:>10}  slowest puzzle",
+            "ER", "puzzles", "exact", "lower", "puzzles/s", "slowest s"
+        );
+        for (name, b) in BANDS.iter().map(|b| b.2).zip(&bands) {
+            if b.n == 0 {
+                continue;
+            }
+            println!(
+                "  {name:>9} {:>8} {:>8.1}% {:>7} {:>10.1} {:>10.3}  {}",
+                b.n,
+                if with_ref { pct(b.exact, b.n) } else { 0.0 },
+                b.lower,
+                b.n as f64 / b.time.as_secs_f64().max(1e-9),
+                b.slowest.0.as_secs_f64(),
+                b.slowest.1
+            );
+        }
         print!("  puzzles/s by our level:");
         for (l, (n, t)) in LEVELS.iter().zip(per_level) {
             if n > 0 {
