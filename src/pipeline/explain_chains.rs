@@ -178,6 +178,13 @@ mod tests {
                 concludes(&z);
             }
         }
+        // Every nested chaining hint used is written out too, and ends in one of its removals.
+        for n in &t.nested {
+            assert!(!n.trace.chains.is_empty(), "{}", step.display(g));
+            for c in &n.trace.chains {
+                check_links(g, c);
+            }
+        }
         if t.nested.is_empty() {
             let n: usize = t.chains.iter().map(|c| c.potentials.len()).sum();
             let n = if t.kind == TraceKind::Cycle { n - 1 } else { n };
@@ -215,6 +222,9 @@ mod tests {
                 if let Some(t) = t {
                     check(g, &board, s, t);
                     kinds.insert(format!("{:?}", t.kind).chars().take(6).collect::<String>());
+                    if !t.nested.is_empty() {
+                        kinds.insert("nested".to_string());
+                    }
                     assert!(!t.lines(g).is_empty());
                     traced += 1;
                 }
@@ -222,6 +232,26 @@ mod tests {
             }
         }
         traced
+    }
+
+    /// The links of a nested chain, which runs on a grid of its own: the right kinds of
+    /// potential on each side of each link, in one cell or one house.
+    fn check_links(g: &Geometry<S81>, c: &TracedChain) {
+        for p in &c.potentials {
+            let Some(&q) = p.parents.first() else {
+                continue;
+            };
+            let q = &c.potentials[q as usize];
+            match p.via {
+                Via::Cell => assert!(q.cell == p.cell && q.digit != p.digit && q.on != p.on),
+                Via::House(h) => {
+                    let hs = g.house_set(usize::from(h));
+                    assert!(q.digit == p.digit && q.cell != p.cell && q.on != p.on);
+                    assert!(hs.contains(q.cell) && hs.contains(p.cell));
+                }
+                _ => {}
+            }
+        }
     }
 
     #[test]
@@ -237,8 +267,10 @@ mod tests {
         let mut kinds = std::collections::BTreeSet::new();
         let traced = check_puzzles(g, text.lines(), &mut kinds);
         assert!(traced > 100, "{traced}");
-        // Cycles, forcing chains, contradictions, double, cell and region chains all met.
-        assert_eq!(kinds.len(), 6, "{kinds:?}");
+        // Cycles, forcing chains, contradictions, double, cell and region chains all met,
+        // and nested chains.
+        assert!(kinds.contains("nested"), "{kinds:?}");
+        assert_eq!(kinds.len(), 7, "{kinds:?}");
     }
 
     #[test]

@@ -654,7 +654,10 @@ pub fn trace<S: Size>(
     let found = find_spread(g, board, level, scratch, budget, step, spread);
     scratch.sink.tracing = false;
     scratch.nest.set_tracing(false);
-    let t = scratch.sink.trace.take();
+    let mut t = scratch.sink.trace.take();
+    if let Some(t) = t.as_mut() {
+        trace::resolve(g, &Cands::from_board(g, board), t);
+    }
     scratch.sink.reset_best();
     scratch.nest.prepare(g, board);
     if found { t } else { None }

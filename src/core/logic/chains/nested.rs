@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use super::cycles::{self, mix};
 use super::forcing::{self, Spec};
 use super::potentials::{Cands, NONE, NestedInfo, Run, cand_of};
-use super::trace::{ChainTrace, NestedChain, TraceKind};
+use super::trace::{NestedChain, Pending};
 use super::{Engine, Hint, Sink};
 use crate::core::bitboard::DigitSet;
 use crate::core::geometry::{Arr, CandBits, CellBits, FishSystem, Geometry, Size};
@@ -52,6 +52,10 @@ pub(crate) struct Nest<S: Size> {
     memo_traces: Vec<NestedChain>,
     /// The board those grids were met on (its candidates and placed digits, per digit).
     board: Option<[S::Set; 18]>,
+    /// True when the outer chains are traced: each nested hint used then notes the grid
+    /// and search it came from, so that its own chains can be found afterwards
+    /// ([`super::trace::resolve`]), for the few hints the step's chains use.
+    tracing: bool,
 }
 
 /// A grid met by a nested search: its places, and its hints' range in [`Nest::memo`].
@@ -82,16 +86,17 @@ impl<S: Size> Nest<S> {
             memo: Vec::new(),
             memo_traces: Vec::new(),
             board: None,
+            tracing: false,
         }
     }
 
     /// Traces (or not) the chains of the nested hints from now on.
     pub(crate) fn set_tracing(&mut self, on: bool) {
-        if self.sink.tracing != on {
-            // The hints kept have no chains, or chains no longer wanted.
+        if self.tracing != on {
+            // The hints kept have no chains to find, or chains no longer wanted.
             self.forget();
         }
-        self.sink.tracing = on;
+        self.tracing = on;
     }
 
     /// Forgets the hints kept for the grids met.
@@ -223,7 +228,7 @@ fn grid_hash<S: Size>(planes: &[S::Set; 9]) -> u64 {
 /// The nested chaining searches: SE's first chaining level (cycles and forcing chains),
 /// multiple forcing chains, dynamic forcing chains.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Inner {
+pub(crate) enum Inner {
     Cycles,
     Multiple,
     Dynamic,
@@ -281,7 +286,7 @@ fn inner_hints<S: Size>(
             let e = nest.memo[m];
             let id = nest.table.len() as u32;
             nest.table.push(e.info);
-            if nest.sink.tracing() {
+            if nest.tracing {
                 let t = nest.memo_traces[m].clone();
                 nest.traces.push(t);
             }
@@ -290,9 +295,31 @@ fn inner_hints<S: Size>(
         return Some((end - start) as usize);
     }
     let start = nest.memo.len() as u32;
-    nest.sink.reset_collect(src);
-    let ok = match kind {
-        Inner::Cycles => cycles::search(g, cur, &mut nest.inner.cyc, &mut nest.sink, budget),
+    let ok = inner_search(g, cur, src, kind, &mut nest.inner, &mut nest.sink, budget);
+    if !ok {
+        return None;
+    }
+    let n = take_chain_hints(run, nest, cur, kind);
+    let end = nest.memo.len() as u32;
+    nest.grids.entry(h).or_default().push((key, start, end));
+    Some(n)
+}
+
+/// Runs nested search `kind` on `cur` (the chain started from `src`) on its own, collecting
+/// every hint into `sink` (for tracing a nested hint afterwards). False when the budget ran
+/// out.
+pub(crate) fn inner_search<S: Size>(
+    g: &Geometry<S>,
+    cur: &Cands<S>,
+    src: &Cands<S>,
+    kind: Inner,
+    eng: &mut Engine<S>,
+    sink: &mut Sink<S>,
+    budget: &mut Budget,
+) -> bool {
+    sink.reset_collect(src);
+    match kind {
+        Inner::Cycles => cycles::search(g, cur, &mut eng.cyc, sink, budget),
         Inner::Multiple | Inner::Dynamic => forcing::search(
             g,
             cur,
@@ -302,20 +329,24 @@ fn inner_hints<S: Size>(
             } else {
                 Spec::multiple()
             },
-            &mut nest.inner,
+            eng,
             None,
             None,
-            &mut nest.sink,
+            sink,
             budget,
         ),
-    };
-    if !ok {
-        return None;
     }
-    let n = take_chain_hints(run, nest);
-    let end = nest.memo.len() as u32;
-    nest.grids.entry(h).or_default().push((key, start, end));
-    Some(n)
+}
+
+impl Inner {
+    /// The kind noted in a [`Pending`].
+    pub(crate) fn from_u8(k: u8) -> Inner {
+        match k {
+            0 => Inner::Cycles,
+            1 => Inner::Multiple,
+            _ => Inner::Dynamic,
+        }
+    }
 }
 
 /// A fingerprint of a hint's removals (SE compares chaining hints by their removals).
@@ -332,7 +363,12 @@ fn removal_sig<S: Size>(h: &Hint<S>) -> u64 {
 
 /// Turns the collected chaining hints into advanced potentials, in SE's order (sorted,
 /// equal removals once); returns how many hints gave potentials.
-fn take_chain_hints<S: Size>(run: &mut Run<S>, nest: &mut Nest<S>) -> usize {
+fn take_chain_hints<S: Size>(
+    run: &mut Run<S>,
+    nest: &mut Nest<S>,
+    cur: &Cands<S>,
+    kind: Inner,
+) -> usize {
     let hints = &nest.sink.all;
     nest.order.clear();
     nest.order.extend(0..hints.len() as u32);
@@ -357,17 +393,16 @@ fn take_chain_hints<S: Size>(run: &mut Run<S>, nest: &mut Nest<S>) -> usize {
             complexity: h.complexity,
             sig: h.sig,
         });
-        if nest.sink.tracing() {
-            let trace = nest.sink.traces.get(nest.order[k] as usize).cloned();
-            nest.traces.push(NestedChain {
-                technique: h.technique,
-                rating: h.difficulty,
-                trace: trace.unwrap_or(ChainTrace {
-                    kind: TraceKind::Forcing,
-                    chains: Vec::new(),
-                    nested: Vec::new(),
-                }),
-            });
+        if nest.tracing {
+            nest.traces.push(NestedChain::pending(
+                h.technique,
+                h.difficulty,
+                Pending {
+                    grid: cur.list(),
+                    kind: kind as u8,
+                    sig: h.sig,
+                },
+            ));
         }
         nest.memo.push(Memo {
             removals: h.removals,
@@ -378,7 +413,7 @@ fn take_chain_hints<S: Size>(run: &mut Run<S>, nest: &mut Nest<S>) -> usize {
             },
             technique: h.technique,
         });
-        if nest.sink.tracing() {
+        if nest.tracing {
             let t = nest.traces[nest.traces.len() - 1].clone();
             nest.memo_traces.push(t);
         }

@@ -118,6 +118,36 @@ impl<S: Size> Cands<S> {
         }
     }
 
+    /// Its candidates, as candidate numbers in increasing order.
+    pub(crate) fn list(&self) -> Vec<u16> {
+        (0..S::CELLS)
+            .flat_map(|c| self.cells[c].iter().map(move |d| cand_of(c, d.index())))
+            .collect()
+    }
+
+    /// The grid holding the candidates of `list` (see [`Cands::list`]).
+    pub(crate) fn from_list(g: &Geometry<S>, list: &[u16]) -> Cands<S> {
+        let mut planes = [S::Set::EMPTY; 9];
+        for &q in list {
+            planes[digit_of(q)].insert(Cell::from_index(cell_of(q)));
+        }
+        let mut cells = S::Cells::splat(DigitSet::EMPTY);
+        let mut hpos = [S::Houses::splat(0u16); 9];
+        for &q in list {
+            let (c, d) = (cell_of(q), digit_of(q));
+            cells[c].insert(Digit::from_index(d));
+            let ch = g.cell_houses(Cell::from_index(c));
+            for (&h, &i) in ch.ids().iter().zip(ch.positions()) {
+                hpos[d][h as usize] |= 1 << i;
+            }
+        }
+        Cands {
+            cells,
+            planes,
+            hpos,
+        }
+    }
+
     /// Removes the candidate.
     #[inline]
     pub(crate) fn remove(&mut self, g: &Geometry<S>, cand: u16) {

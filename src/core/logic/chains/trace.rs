@@ -23,8 +23,10 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::super::{Technique, Tenths};
-use super::potentials::{Cause, NONE, Node, Run, cell_of, digit_of};
+use super::super::{Budget, Technique, Tenths};
+use super::nested::{self, Inner};
+use super::potentials::{Cands, Cause, NONE, Node, Run, cell_of, digit_of};
+use super::{Engine, Sink};
 use crate::core::geometry::{Geometry, Size};
 use crate::core::index::{Cell, Digit};
 
@@ -96,6 +98,63 @@ pub struct NestedChain {
     pub rating: Tenths,
     /// Its chains.
     pub trace: ChainTrace,
+    /// Until its chains are found ([`resolve`]): where to look for them.
+    pub(crate) pending: Option<Pending>,
+}
+
+/// Where a nested hint was found: the grid, the nested search, and the hint's fingerprint.
+/// Tracing every hint of every nested search would cost more than the search; the chains
+/// of the few a step uses are found again afterwards instead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Pending {
+    /// The grid's candidates (see `Cands::list`).
+    pub grid: Vec<u16>,
+    /// The nested search (`nested::Inner` as a number).
+    pub kind: u8,
+    /// The hint's fingerprint (SE `FullChain`).
+    pub sig: u64,
+}
+
+impl NestedChain {
+    /// A nested hint whose chains are still to be found.
+    pub(crate) fn pending(technique: Technique, rating: Tenths, p: Pending) -> NestedChain {
+        NestedChain {
+            technique,
+            rating,
+            trace: ChainTrace {
+                kind: TraceKind::Forcing,
+                chains: Vec::new(),
+                nested: Vec::new(),
+            },
+            pending: Some(p),
+        }
+    }
+}
+
+/// Finds the chains of the nested hints of `t` still pending: runs each one's nested
+/// search again on its grid, tracing, and takes the chains of the hint with its
+/// fingerprint. `src` is the grid of the step (the outer chains' start).
+pub(crate) fn resolve<S: Size>(g: &Geometry<S>, src: &Cands<S>, t: &mut ChainTrace) {
+    let mut eng: Option<Box<(Engine<S>, Sink<S>)>> = None;
+    for n in &mut t.nested {
+        let Some(p) = n.pending.take() else { continue };
+        let work = eng.get_or_insert_with(|| {
+            let mut sink = Sink::new();
+            sink.tracing = true;
+            Box::new((Engine::new(), sink))
+        });
+        let (e, sink) = &mut **work;
+        let cur = Cands::from_list(g, &p.grid);
+        let mut budget = Budget::UNLIMITED;
+        if !nested::inner_search(g, &cur, src, Inner::from_u8(p.kind), e, sink, &mut budget) {
+            continue;
+        }
+        if let Some(k) = sink.all.iter().position(|h| h.sig == p.sig)
+            && let Some(found) = sink.traces.get(k)
+        {
+            n.trace = found.clone();
+        }
+    }
 }
 
 /// The chains of one chaining step.
@@ -191,6 +250,7 @@ impl<'a> Builder<'a> {
                     chains: Vec::new(),
                     nested: Vec::new(),
                 },
+                pending: None,
             });
         self.nested.push(chain);
         self.seen.insert(table, k);
