@@ -401,6 +401,7 @@ fn take_chain_hints<S: Size>(
                     grid: cur.list(),
                     kind: kind as u8,
                     sig: h.sig,
+                    index: nest.order[k],
                 },
             ));
         }

@@ -113,6 +113,9 @@ pub(crate) struct Pending {
     pub kind: u8,
     /// The hint's fingerprint (SE `FullChain`).
     pub sig: u64,
+    /// The hint's place among those the search collects (it collects them in the same
+    /// order every time).
+    pub index: u32,
 }
 
 impl NestedChain {
@@ -149,7 +152,8 @@ pub(crate) fn resolve<S: Size>(g: &Geometry<S>, src: &Cands<S>, t: &mut ChainTra
         if !nested::inner_search(g, &cur, src, Inner::from_u8(p.kind), e, sink, &mut budget) {
             continue;
         }
-        if let Some(k) = sink.all.iter().position(|h| h.sig == p.sig)
+        let k = p.index as usize;
+        if sink.all.get(k).is_some_and(|h| h.sig == p.sig)
             && let Some(found) = sink.traces.get(k)
         {
             n.trace = found.clone();
