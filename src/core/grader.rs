@@ -501,6 +501,7 @@ impl<S: Size> Grader<S> {
         budget: &mut Budget,
     ) -> Option<(Step<S>, Producer)> {
         self.board = *board;
+        self.chains.forget();
         self.find(g, budget).ok().map(|p| (self.step, p))
     }
 
@@ -572,6 +573,7 @@ impl<S: Size> Grader<S> {
     ) {
         *out = Rating::default();
         let mut budget = Budget::new(limit).with_cancel(self.cancel);
+        self.chains.forget();
         if givens_conflict(g, values) {
             out.outcome = Outcome::Invalid;
             return;
@@ -779,6 +781,28 @@ mod tests {
             n += 1;
         }
         assert!(n >= 21, "{n}");
+    }
+
+    #[test]
+    fn a_rating_does_not_depend_on_the_puzzles_rated_before() {
+        // ER 10.1 (nested forcing chains), with a budget that runs out on the way: what the
+        // nested searches kept for one rating must not let the next one go further.
+        let p: Grid =
+            "..............1..2..3.4.56............753.....2......8......3...8...2..1.1..5.7.."
+                .parse()
+                .unwrap();
+        let mut g = Grader::new();
+        let mut first = Rating::default();
+        let mut again = Rating::default();
+        for budget in [2_000_000, 6_000_000, u64::MAX] {
+            g.rate(&p, None, budget, &mut first);
+            g.rate(&p, None, budget, &mut again);
+            assert_eq!(first, again, "{budget}");
+            let mut fresh = Rating::default();
+            Grader::new().rate(&p, None, budget, &mut fresh);
+            assert_eq!(first, fresh, "{budget}");
+        }
+        assert_eq!(first.er, 101);
     }
 
     #[test]

@@ -433,6 +433,16 @@ impl<S: Size> Default for ChainScratch<S> {
 }
 
 impl<S: Size> ChainScratch<S> {
+    /// Forgets what the nested searches kept for the board of the last search. Each
+    /// rating starts with this, so that its work (and what the budget lets it reach) does
+    /// not depend on the puzzles rated before it.
+    pub fn forget(&mut self) {
+        self.nest.forget();
+        for p in &self.parts {
+            p.lock().unwrap_or_else(|e| e.into_inner()).nest.forget();
+        }
+    }
+
     /// Fresh scratch.
     pub fn new() -> ChainScratch<S> {
         ChainScratch {

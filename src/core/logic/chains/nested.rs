@@ -100,10 +100,11 @@ impl<S: Size> Nest<S> {
     }
 
     /// Forgets the hints kept for the grids met.
-    fn forget(&mut self) {
+    pub(crate) fn forget(&mut self) {
         self.grids.clear();
         self.memo.clear();
         self.memo_traces.clear();
+        self.board = None;
     }
 
     /// Sets up for a search on `board`.
