@@ -11,7 +11,7 @@
 //! the median over rounds of each rate and of the per-round ratio ours / crate, and our
 //! guesses per puzzle (deterministic). It also checks that both agree on every puzzle.
 //!
-//! Usage: `sudoku-batch-peers [--rounds N] [--max N] [--backend auto|scalar|avx2|avx512] FILE...`
+//! Usage: `sudoku-batch-peers [--rounds N] [--max N] [--backend auto|portable|avx2|avx512] FILE...`
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -74,10 +74,10 @@ fn parse_args() -> Result<Args, String> {
             "--backend" => {
                 a.backend = match it.next().as_deref() {
                     Some("auto") => Backend::Auto,
-                    Some("scalar") => Backend::Scalar,
+                    Some("portable") => Backend::Portable,
                     Some("avx2") => Backend::Avx2,
                     Some("avx512") => Backend::Avx512,
-                    _ => return Err("--backend is auto, scalar, avx2 or avx512".into()),
+                    _ => return Err("--backend is auto, portable, avx2 or avx512".into()),
                 };
             }
             "-h" | "--help" => {
