@@ -70,6 +70,10 @@ pub enum Backend {
 }
 
 impl Backend {
+    /// The backends that name one implementation (every variant but [`Backend::Auto`]),
+    /// fastest first.
+    pub const CONCRETE: [Backend; 3] = [Backend::Avx512, Backend::Avx2, Backend::Portable];
+
     /// True when this backend can run on this machine.
     pub fn is_available(self) -> bool {
         match self {
@@ -77,6 +81,29 @@ impl Backend {
             Backend::Avx2 => Engine::avx2().is_some(),
             Backend::Avx512 => Engine::avx512().is_some(),
         }
+    }
+
+    /// The backend a [`Solver::with_backend`] of this one runs on this machine (never
+    /// [`Backend::Auto`]).
+    pub fn resolve(self) -> Backend {
+        Engine::resolve(self).backend()
+    }
+
+    /// The lower-case name the command line and the reports use: `auto`, `portable`,
+    /// `avx2`, `avx512`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Auto => "auto",
+            Backend::Portable => "portable",
+            Backend::Avx2 => "avx2",
+            Backend::Avx512 => "avx512",
+        }
+    }
+}
+
+impl std::fmt::Display for Backend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -207,6 +234,11 @@ impl Solver {
             solution: State::ZERO,
             cancel: Cancel::NEVER,
         }
+    }
+
+    /// Runs later searches with `backend` (resolved as [`Solver::with_backend`] does).
+    pub fn set_backend(&mut self, backend: Backend) {
+        self.engine = Engine::resolve(backend);
     }
 
     /// Makes every later search give up soon after `cancel` is set (its count is then
