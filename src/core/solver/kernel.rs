@@ -389,8 +389,18 @@ fn triad_capacity<L: Lanes>(w: L) -> Option<L> {
 
 /// Propagates to a fixpoint (see the module docs); with `capacity` false, without the
 /// triad capacity rule.
+///
+/// A round that finds the fixed cells of the previous round again, after a round whose
+/// column/box filter removed nothing, is known to change nothing (the previous round
+/// already applied those fixed cells, and both triad filters are idempotent), so the
+/// fixpoint is declared without running it. A round after one whose column/box filter did
+/// remove something, with the same fixed cells, skips applying them again.
 #[inline(always)]
 pub(super) fn propagate<L: Lanes>(w: &mut L, capacity: bool) -> Step {
+    // The fixed cells of the previous round (zero: none known yet), and whether its
+    // column/box filter left the state unchanged.
+    let mut prev_fixed = L::splat(0);
+    let mut settled = false;
     loop {
         let (one, two) = w.digit_counts();
         let o = one.first_lane();
@@ -407,24 +417,38 @@ pub(super) fn propagate<L: Lanes>(w: &mut L, capacity: bool) -> Step {
         }
         let naked = two.andnot(one).and(*w);
         let fixed = row_singles(*w).or(naked);
-        let x = column_box(box_line(apply_fixed(*w, fixed)));
-        if x.any_band_empty() {
-            return Step::Contradiction;
-        }
-        if x.same(*w) {
-            if !capacity {
-                return Step::Open;
+        let same_fixed = fixed.same(prev_fixed);
+        if !(same_fixed && settled) {
+            let x = if same_fixed {
+                *w
+            } else {
+                apply_fixed(*w, fixed)
+            };
+            let y = box_line(x);
+            let z = column_box(y);
+            if z.any_band_empty() {
+                return Step::Contradiction;
             }
-            match triad_capacity(x) {
-                None => return Step::Contradiction,
-                Some(y) if y.same(x) => return Step::Open,
-                Some(y) => {
-                    *w = y;
-                    continue;
-                }
+            if !z.same(*w) {
+                settled = z.same(y);
+                prev_fixed = fixed;
+                *w = z;
+                continue;
             }
         }
-        *w = x;
+        // A fixpoint of the rounds.
+        if !capacity {
+            return Step::Open;
+        }
+        match triad_capacity(*w) {
+            None => return Step::Contradiction,
+            Some(y) if y.same(*w) => return Step::Open,
+            Some(y) => {
+                *w = y;
+                prev_fixed = L::splat(0);
+                settled = false;
+            }
+        }
     }
 }
 
