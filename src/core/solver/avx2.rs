@@ -217,12 +217,6 @@ impl Lanes for Avx2 {
     }
 
     #[inline(always)]
-    fn keep_where_nonzero(self, t: Self) -> Self {
-        // SAFETY: AVX2, see the module docs.
-        each!(|i| unsafe { _mm256_andnot_si256(Avx2::is_zero(t.0[i]), self.0[i]) })
-    }
-
-    #[inline(always)]
     fn digit_counts(self) -> (Self, Self) {
         let [one, two] = self.counts::<2>();
         (Avx2([one; 5]), Avx2([two; 5]))

@@ -208,14 +208,6 @@ impl Lanes for Avx512 {
     }
 
     #[inline(always)]
-    fn keep_where_nonzero(self, t: Self) -> Self {
-        // SAFETY: AVX-512F, see the module docs.
-        each!(|i| unsafe {
-            _mm512_maskz_mov_epi32(_mm512_test_epi32_mask(t.0[i], t.0[i]), self.0[i])
-        })
-    }
-
-    #[inline(always)]
     fn digit_counts(self) -> (Self, Self) {
         let [x, y, z] = self.0;
         // SAFETY: AVX-512F, see the module docs.

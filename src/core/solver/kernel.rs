@@ -137,8 +137,6 @@ pub(super) trait Lanes: Copy {
     fn prev_band(self) -> Self;
     /// `self` where `t` is zero, else zero.
     fn keep_where_zero(self, t: Self) -> Self;
-    /// `self` where `t` is not zero, else zero.
-    fn keep_where_nonzero(self, t: Self) -> Self;
     /// Bit-sliced counts over the nine digits, the same in every digit lane: cells with at
     /// least one candidate, at least two.
     fn digit_counts(self) -> (Self, Self);
@@ -174,27 +172,33 @@ pub(super) enum Step {
     Open,
 }
 
-/// The cells that are a digit's only cell in their row of the band.
+/// The first cell of each row of a band word.
+const ROW_FIRST: u32 = 1 | 1 << 9 | 1 << 18;
+/// The first eight cells of each row.
+const ROW_LOW8: u32 = 0xFF * ROW_FIRST;
+/// The last cell of each row.
+const ROW_LAST: u32 = ROW_FIRST << 8;
+
+/// The full rows (of each band word) that hold a bit of `x`: SWAR on the three nine-bit
+/// row fields at once. Adding `0xFF` to a row's low eight bits carries into its ninth bit
+/// exactly when one of them is set (and never out of the row); that bit, or the row's own
+/// ninth bit, marks the row, and `(mark << 1) - (mark >> 8)` fills it.
 #[inline(always)]
-fn row_singles<L: Lanes>(w: L) -> L {
-    let mut f = L::splat(0);
-    for (r, &row) in ROW.iter().enumerate() {
-        let s = w.and(L::splat(row));
-        let t = s.and(s.sub(L::splat(1 << (9 * r))));
-        f = f.or(s.keep_where_zero(t));
-    }
-    f
+fn row_span<L: Lanes>(x: L) -> L {
+    let low = L::splat(ROW_LOW8);
+    let mark = x.and(low).add(low).or(x).and(L::splat(ROW_LAST));
+    mark.shl::<1>().sub(mark.shr::<8>())
 }
 
-/// The full rows (of each band word) that hold a bit of `f`.
+/// The cells that are a digit's only cell in their row of the band. Subtracting each row's
+/// first bit clears the row's lowest candidate, so the rows left empty by `w & (w - first)`
+/// had one candidate. (A row with no candidate borrows from the next row and spoils its
+/// answer; such a state is a contradiction that the triad filters of the same round find,
+/// since they always run on a state with an empty row.)
 #[inline(always)]
-fn row_span<L: Lanes>(f: L) -> L {
-    let mut m = L::splat(0);
-    for &row in &ROW {
-        let r = L::splat(row);
-        m = m.or(r.keep_where_nonzero(f.and(r)));
-    }
-    m
+fn row_singles<L: Lanes>(w: L) -> L {
+    let rest = w.and(w.sub(L::splat(ROW_FIRST)));
+    row_span(rest).andnot(w)
 }
 
 /// Removes, for each digit, the other candidates of the rows that hold a fixed cell, and
@@ -211,6 +215,13 @@ fn apply_fixed<L: Lanes>(w: L, fixed: L) -> L {
 #[inline(always)]
 fn rows_up1<L: Lanes>(x: L) -> L {
     x.shr::<9>().or(x.shl::<18>().and(L::splat(ALL)))
+}
+
+/// [`rows_up1`] with stray bits above the band word (bits 27..32, from row 1): for results
+/// that are masked by a band word's bits afterwards.
+#[inline(always)]
+fn rows_up1_loose<L: Lanes>(x: L) -> L {
+    x.shr::<9>().or(x.shl::<18>())
 }
 
 /// Row-rotation of a triad-anchor word: triad (r, k) takes the bit of triad (r + 2, k).
@@ -241,19 +252,21 @@ fn triads<L: Lanes>(w: L) -> (L, L, L) {
 #[inline(always)]
 fn box_line<L: Lanes>(w: L) -> L {
     let (o, a, b) = triads(w);
-    // (r, k) survives when (r+1, k+1) & (r+2, k+2) or (r+1, k+2) & (r+2, k+1).
-    let m = rows_up1(a)
-        .and(rows_up2(b))
-        .or(rows_up1(b).and(rows_up2(a)));
-    let s = o.and(m);
-    w.and(s.or(s.shl::<1>()).or(s.shl::<2>()))
+    // (r, k) survives when (r+1, k+1) & (r+2, k+2) or (r+1, k+2) & (r+2, k+1): the pairs
+    // of row r + 1, so rotate by one row the pairs (a at row i, b at row i + 1) and (b at
+    // row i, a at row i + 1). (`a` and `b` drop the stray bits of the inner rotations.)
+    let pairs = a.and(rows_up1_loose(b)).or(b.and(rows_up1_loose(a)));
+    let s = o.and(rows_up1_loose(pairs));
+    // Each surviving anchor to its triad's three cells: s * 7.
+    w.and(s.shl::<3>().sub(s))
 }
 
 /// Column/box triads within each stack: keeps only the column triads that lie in some
 /// permutation of the stack's bands-by-columns triad matrix.
 #[inline(always)]
 fn column_box<L: Lanes>(w: L) -> L {
-    let c = w.or(w.shr::<9>()).or(w.shr::<18>()).and(L::splat(0x1FF));
+    // Bits 9.. of `c` are stray; `q1` and `q2` drop them.
+    let c = w.or(w.shr::<9>()).or(w.shr::<18>());
     // q1: column j of a stack takes column j + 1; q2 takes column j + 2.
     let q1 = c
         .shr::<1>()
@@ -263,11 +276,10 @@ fn column_box<L: Lanes>(w: L) -> L {
         .shl::<1>()
         .and(L::splat(COL_J12))
         .or(c.shr::<2>().and(L::splat(COL_J0)));
-    let m = q1
-        .next_band()
-        .and(q2.prev_band())
-        .or(q2.next_band().and(q1.prev_band()));
-    let s = c.and(m);
+    // Band b survives when (q1 of b + 1 and q2 of b + 2) or (q2 of b + 1 and q1 of b + 2):
+    // the pairs of band b + 1.
+    let pairs = q1.and(q2.next_band()).or(q2.and(q1.next_band()));
+    let s = c.and(pairs.next_band());
     w.and(s.or(s.shl::<9>()).or(s.shl::<18>()))
 }
 

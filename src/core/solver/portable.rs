@@ -154,11 +154,6 @@ impl Lanes for Portable {
     }
 
     #[inline(always)]
-    fn keep_where_nonzero(self, t: Self) -> Self {
-        each!(|i: usize| !is_zero(t.0[i]) & self.0[i])
-    }
-
-    #[inline(always)]
     fn digit_counts(self) -> (Self, Self) {
         let [one, two] = self.counts::<2>();
         (Portable([one; 9]), Portable([two; 9]))
