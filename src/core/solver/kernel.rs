@@ -202,13 +202,19 @@ fn row_singles<L: Lanes>(w: L) -> L {
 }
 
 /// Removes, for each digit, the other candidates of the rows that hold a fixed cell, and
-/// removes every fixed cell from the other digits.
+/// removes every fixed cell from the other digits. `fixed` must be a subset of `w`.
 #[inline(always)]
 fn apply_fixed<L: Lanes>(w: L, fixed: L) -> L {
-    let taken = fixed.digit_union();
-    let x = taken.andnot(w).or(w.and(fixed));
-    let rows = row_span(fixed);
-    rows.andnot(x).or(x.and(fixed))
+    let gone = fixed.digit_union().or(row_span(fixed));
+    gone.andnot(w).or(fixed)
+}
+
+/// [`apply_fixed`] for cells that need not be candidates of `w` (the givens on a root
+/// with exclusions): a given whose candidate was excluded leaves its cell empty.
+#[inline(always)]
+fn apply_givens<L: Lanes>(w: L, givens: L) -> L {
+    let gone = givens.digit_union().or(row_span(givens));
+    gone.andnot(w).or(w.and(givens))
 }
 
 /// Row-rotation of a triad-anchor word: triad (r, k) takes the bit of triad (r + 1, k).
@@ -805,7 +811,7 @@ pub(super) fn search<L: Lanes>(
     params: Params,
     solution: &mut State,
 ) -> Found {
-    let mut cur = apply_fixed(L::load(root), L::load(fixed));
+    let mut cur = apply_givens(L::load(root), L::load(fixed));
     let mut sp = 0usize;
     let mut count = 0u32;
     let mut guesses = 0u64;
