@@ -108,6 +108,8 @@ impl Avx2 {
 }
 
 impl Lanes for Avx2 {
+    const BOX_LINE_FIXPOINT: bool = true;
+
     #[inline(always)]
     fn load(s: &State) -> Self {
         let p = s.w.as_ptr() as *const __m256i;

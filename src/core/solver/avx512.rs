@@ -101,6 +101,8 @@ impl Avx512 {
 }
 
 impl Lanes for Avx512 {
+    const BOX_LINE_FIXPOINT: bool = true;
+
     #[inline(always)]
     fn load(s: &State) -> Self {
         let p = s.w.as_ptr() as *const __m512i;

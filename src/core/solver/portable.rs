@@ -72,6 +72,8 @@ impl Portable {
 }
 
 impl Lanes for Portable {
+    const BOX_LINE_FIXPOINT: bool = false;
+
     #[inline(always)]
     fn load(s: &State) -> Self {
         each!(|d: usize| u32x4::new([s.w[4 * d], s.w[4 * d + 1], s.w[4 * d + 2], s.w[4 * d + 3]]))
