@@ -593,48 +593,67 @@ const fn box_cells(k: usize) -> u32 {
 /// stack is decided.
 #[inline(always)]
 fn config_branch<L: Lanes>(w: L) -> Option<Branch<L>> {
-    let mut h = State::ZERO;
-    let mut ve = State::ZERO;
-    let mut vo = State::ZERO;
     let hp = band_configs(w);
     let (e, o) = stack_configs(w);
-    // Open patterns summed over the digits: of band b in word b of `th`, of stack s in word
-    // s of `tv` (word s of `e` and `o` holds stack s's patterns in bits 3s..3s+3).
+    // Stack s's patterns in word s: bits 3s..3s+3 from `e`, 9+3s..9+3s+3 from `o` (for
+    // counting: each word numbers them from its own band).
     let stacks = L::pattern([0o7, 0o70, 0o700, 0]);
-    let th = popcount(hp).digit_sum().first_lane();
-    let tv = popcount(e.and(stacks).or(o.and(stacks).shl::<9>()))
-        .digit_sum()
-        .first_lane();
-    hp.store(&mut h);
-    e.store(&mut ve);
-    o.store(&mut vo);
-    // Open patterns of digit d in band or stack k (k = 3.. are the stacks), six bits.
-    let pats = |k: usize, d: usize| -> u32 {
-        if k < 3 {
-            h.w[4 * d + k]
-        } else {
-            let s = 3 * (k - 3);
-            (ve.w[4 * d] >> s & 7) | (vo.w[4 * d] >> s & 7) << 3
-        }
-    };
-    let mut best: Option<(u32, usize)> = None;
+    let sp = e.and(stacks).or(o.and(stacks).shl::<9>());
+    // Open patterns per digit (of band b in word b of `nh`, of stack s in word s of `nv`),
+    // and summed over the digits.
+    let (nh, nv) = (popcount(hp), popcount(sp));
+    let th = nh.digit_sum().first_lane();
+    let tv = nv.digit_sum().first_lane();
+    // The band or stack k (3.. are the stacks) with the fewest open patterns over the
+    // digits, more than nine (one per digit: decided), the first on ties; as one minimum
+    // over keys (total, k), branch-free.
+    let mut best = u32::MAX;
     for k in 0..6 {
         let total = if k < 3 { th[k] } else { tv[k - 3] };
-        if total > 9 && best.is_none_or(|x| total < x.0) {
-            best = Some((total, k));
-        }
+        let key = if total > 9 {
+            total << 3 | k as u32
+        } else {
+            u32::MAX
+        };
+        best = best.min(key);
     }
-    let (_, k) = best?;
-    let mut d = 0;
-    let mut dn = u32::MAX;
+    if best == u32::MAX {
+        return None;
+    }
+    let k = (best & 7) as usize;
+    let mut patterns = State::ZERO;
+    let mut counts = State::ZERO;
+    let word = if k < 3 {
+        nh.store(&mut counts);
+        hp.store(&mut patterns);
+        k
+    } else {
+        nv.store(&mut counts);
+        // Band word 0 of `e` and `o` holds every stack's patterns (the other words see
+        // the same ones from another band, numbered otherwise).
+        e.or(o.shl::<9>()).store(&mut patterns);
+        k - 3
+    };
+    // Its digit with the fewest open patterns, at least two, the first on ties: the
+    // minimum over keys (count, digit).
+    let mut dbest = u32::MAX;
     for x in 0..9 {
-        let n = pats(k, x).count_ones();
-        if n >= 2 && n < dn {
-            d = x;
-            dn = n;
-        }
+        let n = counts.w[4 * x + word];
+        let key = if n >= 2 { n << 4 | x as u32 } else { u32::MAX };
+        dbest = dbest.min(key);
     }
-    let m = pats(k, d);
+    let (d, dn) = if dbest == u32::MAX {
+        (0, u32::MAX)
+    } else {
+        ((dbest & 15) as usize, dbest >> 4)
+    };
+    // Its open patterns, six bits.
+    let m = if k < 3 {
+        patterns.w[4 * d + word]
+    } else {
+        let p = patterns.w[4 * d];
+        (p >> (3 * word) & 7) | (p >> (9 + 3 * word) & 7) << 3
+    };
     let p0 = m.trailing_zeros() as usize % 6;
     let mut take = [0u32; 4];
     let mut skip = [0u32; 4];
