@@ -213,9 +213,9 @@ impl Lanes for Avx2 {
     }
 
     #[inline(always)]
-    fn keep_where_zero(self, t: Self) -> Self {
-        // SAFETY: AVX2, see the module docs.
-        each!(|i| unsafe { _mm256_and_si256(Avx2::is_zero(t.0[i]), self.0[i]) })
+    fn inc_where_zero(self, t: Self) -> Self {
+        // SAFETY: AVX2, see the module docs. The comparison's all-ones is minus one.
+        each!(|i| unsafe { _mm256_sub_epi32(self.0[i], Avx2::is_zero(t.0[i])) })
     }
 
     #[inline(always)]

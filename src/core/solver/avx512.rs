@@ -17,7 +17,7 @@
 
 use std::arch::x86_64::{
     __m128i, __m512i, _mm_set_epi32, _mm512_add_epi32, _mm512_and_si512, _mm512_andnot_si512,
-    _mm512_broadcast_i32x4, _mm512_castsi512_si128, _mm512_load_si512,
+    _mm512_broadcast_i32x4, _mm512_castsi512_si128, _mm512_load_si512, _mm512_mask_add_epi32,
     _mm512_mask_testn_epi32_mask, _mm512_maskz_broadcast_i32x4, _mm512_maskz_mov_epi32,
     _mm512_maskz_set1_epi32, _mm512_or_si512, _mm512_set1_epi32, _mm512_setzero_si512,
     _mm512_shuffle_epi32, _mm512_shuffle_i64x2, _mm512_slli_epi32, _mm512_srli_epi32,
@@ -202,10 +202,15 @@ impl Lanes for Avx512 {
     }
 
     #[inline(always)]
-    fn keep_where_zero(self, t: Self) -> Self {
+    fn inc_where_zero(self, t: Self) -> Self {
         // SAFETY: AVX-512F, see the module docs.
         each!(|i| unsafe {
-            _mm512_maskz_mov_epi32(_mm512_testn_epi32_mask(t.0[i], t.0[i]), self.0[i])
+            _mm512_mask_add_epi32(
+                self.0[i],
+                _mm512_testn_epi32_mask(t.0[i], t.0[i]),
+                self.0[i],
+                _mm512_set1_epi32(1),
+            )
         })
     }
 

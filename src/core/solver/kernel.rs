@@ -141,8 +141,8 @@ pub(super) trait Lanes: Copy {
     fn next_band(self) -> Self;
     /// Band word `b` takes the value of band word `(b + 2) % 3` (padding word unchanged).
     fn prev_band(self) -> Self;
-    /// `self` where `t` is zero, else zero.
-    fn keep_where_zero(self, t: Self) -> Self;
+    /// `self + 1` where `t` is zero, else `self`.
+    fn inc_where_zero(self, t: Self) -> Self;
     /// Bit-sliced counts over the nine digits, the same in every digit lane: cells with at
     /// least one candidate, at least two.
     fn digit_counts(self) -> (Self, Self);
@@ -516,25 +516,34 @@ const CONFIGS: [u32; 6] = {
     t
 };
 
-/// For each digit and band: bit p set when permutation p (see [`CONFIGS`]) of the band's
-/// triad matrix is still open.
+/// For each digit and band: the number of open permutations of the band's triad matrix
+/// (0 to 6).
 #[inline(always)]
-fn band_configs<L: Lanes>(w: L) -> L {
+fn band_config_counts<L: Lanes>(w: L) -> L {
     let (o, a, b) = triads(w);
     let (diag, anti) = (L::splat(DIAG), L::splat(ANTI));
-    let mut m = L::splat(0);
-    for (p, (u, mask)) in [
+    let mut n = L::splat(0);
+    for (u, mask) in [
         (o, diag),
         (a, diag),
         (b, diag),
         (o, anti),
         (a, anti),
         (b, anti),
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        m = m.or(L::splat(1 << p).keep_where_zero(u.andnot(mask)));
+    ] {
+        n = n.inc_where_zero(u.andnot(mask));
+    }
+    n
+}
+
+/// Bit p set when permutation p (see [`CONFIGS`]) of the triad matrix of band word `x` is
+/// open.
+#[inline(always)]
+fn band_configs(x: u32) -> u32 {
+    let o = (x | x >> 1 | x >> 2) & T_ALL;
+    let mut m = 0;
+    for (p, &c) in CONFIGS.iter().enumerate() {
+        m |= u32::from(c & !o == 0) << p;
     }
     m
 }
@@ -593,7 +602,6 @@ const fn box_cells(k: usize) -> u32 {
 /// stack is decided.
 #[inline(always)]
 fn config_branch<L: Lanes>(w: L) -> Option<Branch<L>> {
-    let hp = band_configs(w);
     let (e, o) = stack_configs(w);
     // Stack s's patterns in word s: bits 3s..3s+3 from `e`, 9+3s..9+3s+3 from `o` (for
     // counting: each word numbers them from its own band).
@@ -601,7 +609,7 @@ fn config_branch<L: Lanes>(w: L) -> Option<Branch<L>> {
     let sp = e.and(stacks).or(o.and(stacks).shl::<9>());
     // Open patterns per digit (of band b in word b of `nh`, of stack s in word s of `nv`),
     // and summed over the digits.
-    let (nh, nv) = (popcount(hp), popcount(sp));
+    let (nh, nv) = (band_config_counts(w), popcount(sp));
     let th = nh.digit_sum().first_lane();
     let tv = nv.digit_sum().first_lane();
     // The band or stack k (3.. are the stacks) with the fewest open patterns over the
@@ -625,7 +633,7 @@ fn config_branch<L: Lanes>(w: L) -> Option<Branch<L>> {
     let mut counts = State::ZERO;
     let word = if k < 3 {
         nh.store(&mut counts);
-        hp.store(&mut patterns);
+        w.store(&mut patterns);
         k
     } else {
         nv.store(&mut counts);
@@ -649,7 +657,7 @@ fn config_branch<L: Lanes>(w: L) -> Option<Branch<L>> {
     };
     // Its open patterns, six bits.
     let m = if k < 3 {
-        patterns.w[4 * d + word]
+        band_configs(patterns.w[4 * d + word])
     } else {
         let p = patterns.w[4 * d];
         (p >> (3 * word) & 7) | (p >> (9 + 3 * word) & 7) << 3

@@ -151,8 +151,9 @@ impl Lanes for Portable {
     }
 
     #[inline(always)]
-    fn keep_where_zero(self, t: Self) -> Self {
-        each!(|i: usize| is_zero(t.0[i]) & self.0[i])
+    fn inc_where_zero(self, t: Self) -> Self {
+        // The comparison's all-ones is minus one.
+        each!(|i: usize| self.0[i] - is_zero(t.0[i]))
     }
 
     #[inline(always)]
