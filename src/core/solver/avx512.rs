@@ -18,11 +18,11 @@
 use std::arch::x86_64::{
     __m128i, __m512i, _mm_set_epi32, _mm512_add_epi32, _mm512_and_si512, _mm512_andnot_si512,
     _mm512_broadcast_i32x4, _mm512_castsi512_si128, _mm512_load_si512, _mm512_mask_add_epi32,
-    _mm512_mask_testn_epi32_mask, _mm512_maskz_broadcast_i32x4, _mm512_maskz_mov_epi32,
-    _mm512_maskz_set1_epi32, _mm512_or_si512, _mm512_set1_epi32, _mm512_setzero_si512,
-    _mm512_shuffle_epi32, _mm512_shuffle_i64x2, _mm512_slli_epi32, _mm512_srli_epi32,
-    _mm512_store_si512, _mm512_sub_epi32, _mm512_ternarylogic_epi32, _mm512_test_epi32_mask,
-    _mm512_testn_epi32_mask, _mm512_xor_si512,
+    _mm512_mask_testn_epi32_mask, _mm512_maskz_broadcast_i32x4, _mm512_maskz_set1_epi32,
+    _mm512_or_si512, _mm512_set1_epi32, _mm512_setzero_si512, _mm512_shuffle_epi32,
+    _mm512_shuffle_i64x2, _mm512_slli_epi32, _mm512_srli_epi32, _mm512_store_si512,
+    _mm512_sub_epi32, _mm512_ternarylogic_epi32, _mm512_test_epi32_mask, _mm512_testn_epi32_mask,
+    _mm512_xor_si512,
 };
 
 use super::State;
