@@ -223,23 +223,20 @@ fn apply_givens<L: Lanes>(w: L, givens: L) -> L {
     gone.andnot(w).or(w.and(givens))
 }
 
-/// Row-rotation of a triad-anchor word: triad (r, k) takes the bit of triad (r + 1, k).
-#[inline(always)]
-fn rows_up1<L: Lanes>(x: L) -> L {
-    x.shr::<9>().or(x.shl::<18>().and(L::splat(ALL)))
-}
-
-/// [`rows_up1`] with stray bits above the band word (bits 27..32, from row 1): for results
-/// that are masked by a band word's bits afterwards.
+/// Row-rotation of a triad-anchor word: triad (r, k) takes the bit of triad (r + 1, k),
+/// with stray bits above the band word (bits 27..32, from row 1): for results that are
+/// masked by a band word's bits afterwards.
 #[inline(always)]
 fn rows_up1_loose<L: Lanes>(x: L) -> L {
     x.shr::<9>().or(x.shl::<18>())
 }
 
-/// Row-rotation of a triad-anchor word: triad (r, k) takes the bit of triad (r + 2, k).
+/// Row-rotation of a triad-anchor word: triad (r, k) takes the bit of triad (r + 2, k),
+/// with stray bits above the band word (bits 27..32, from row 2): for results that are
+/// masked by a band word's bits afterwards.
 #[inline(always)]
-fn rows_up2<L: Lanes>(x: L) -> L {
-    x.shr::<18>().or(x.shl::<9>().and(L::splat(ALL)))
+fn rows_up2_loose<L: Lanes>(x: L) -> L {
+    x.shr::<18>().or(x.shl::<9>())
 }
 
 /// The occupied triads of each band word, `o` (a bit at each triad's first cell), and the
@@ -337,18 +334,12 @@ pub(super) fn is_valid_grid<L: Lanes>(w: L) -> bool {
 #[inline(always)]
 fn triad_capacity<L: Lanes>(w: L) -> Option<L> {
     let t_all = L::splat(T_ALL);
-    // Rows of bands: triad anchors, rotated within matrix rows (a, b) and columns (ra, rb).
-    let o = w.or(w.shr::<1>()).or(w.shr::<2>()).and(t_all);
-    let a = o
-        .shr::<3>()
-        .and(L::splat(T_01))
-        .or(o.shl::<6>().and(L::splat(T_2)));
-    let b = o
-        .shl::<3>()
-        .and(L::splat(T_12))
-        .or(o.shr::<6>().and(L::splat(T_0)));
-    let (ru, rd) = (rows_up1(o), rows_up2(o));
-    let forced = a.or(b).andnot(o).or(ru.or(rd).andnot(o));
+    // Rows of bands: triad anchors, rotated within matrix rows (a, b) and columns (ru, rd,
+    // with stray bits above the band word that `o` drops).
+    let (o, a, b) = triads(w);
+    let (ru, rd) = (rows_up1_loose(o), rows_up2_loose(o));
+    // Forced: the only triad of its row or of its box.
+    let forced = a.or(b).and(ru.or(rd)).andnot(o);
     let [_, _, p3, p4] = o.digit_counts4();
     if !p3.andnot(t_all).first_lane()[..3].iter().all(|&x| x == 0) {
         return None;
@@ -358,21 +349,13 @@ fn triad_capacity<L: Lanes>(w: L) -> Option<L> {
     if g4.first_lane()[..3].iter().any(|&x| x != 0) {
         return None;
     }
-    let spread = |f: L| -> L {
-        let fa = f
-            .shr::<3>()
-            .and(L::splat(T_01))
-            .or(f.shl::<6>().and(L::splat(T_2)));
-        let fb = f
-            .shl::<3>()
-            .and(L::splat(T_12))
-            .or(f.shr::<6>().and(L::splat(T_0)));
-        fa.or(fb).or(rows_up1(f)).or(rows_up2(f))
-    };
-    // Anchors to drop: other triads in the row or box of a forced one, and triads full of
-    // other forced digits.
-    let drop = forced.andnot(spread(forced).or(g3).and(o));
-    let w = drop.or(drop.shl::<1>()).or(drop.shl::<2>()).andnot(w);
+    // Anchors to drop: other triads in the row or box of a forced one (its rows' anchors
+    // and its box mates; `o` drops the strays), and triads full of other forced digits.
+    let spread = row_span(forced)
+        .or(rows_up1_loose(forced))
+        .or(rows_up2_loose(forced));
+    let drop = forced.andnot(spread.or(g3).and(o));
+    let w = drop.shl::<3>().sub(drop).andnot(w);
 
     // Columns of stacks: column triads per band word (nine bits, one per column).
     let c = w.or(w.shr::<9>()).or(w.shr::<18>()).and(L::splat(0x1FF));
@@ -385,7 +368,7 @@ fn triad_capacity<L: Lanes>(w: L) -> Option<L> {
         .and(L::splat(COL_J12))
         .or(c.shr::<2>().and(L::splat(COL_J0)));
     let (nb, pb) = (c.next_band(), c.prev_band());
-    let forced = q1.or(q2).andnot(c).or(nb.or(pb).andnot(c));
+    let forced = q1.or(q2).and(nb.or(pb)).andnot(c);
     let [_, _, p3, p4] = c.digit_counts4();
     if !p3.andnot(L::splat(0x1FF)).first_lane()[..3]
         .iter()
@@ -398,15 +381,12 @@ fn triad_capacity<L: Lanes>(w: L) -> Option<L> {
     if g4.first_lane()[..3].iter().any(|&x| x != 0) {
         return None;
     }
-    let fq1 = forced
-        .shr::<1>()
-        .and(L::splat(COL_J01))
-        .or(forced.shl::<2>().and(L::splat(COL_J2)));
-    let fq2 = forced
-        .shl::<1>()
-        .and(L::splat(COL_J12))
-        .or(forced.shr::<2>().and(L::splat(COL_J0)));
-    let spread = fq1.or(fq2).or(forced.next_band()).or(forced.prev_band());
+    // The columns of a forced one's stack (SWAR over the three-bit groups, as `row_span`)
+    // and its column in the other bands.
+    let low2 = L::splat(0o333);
+    let mark = forced.and(low2).add(low2).or(forced).and(L::splat(0o444));
+    let stack = mark.shl::<1>().sub(mark.shr::<2>());
+    let spread = stack.or(forced.next_band()).or(forced.prev_band());
     let drop = forced.andnot(spread.or(g3).and(c));
     Some(drop.or(drop.shl::<9>()).or(drop.shl::<18>()).andnot(w))
 }
