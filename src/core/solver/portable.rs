@@ -56,6 +56,13 @@ fn permute<const I: usize, const J: usize, const K: usize>(v: u32x4) -> u32x4 {
     u32x4::new([a[I], a[J], a[K], a[3]])
 }
 
+/// A full adder on bit planes: the sum and carry bits of `a + b + c`.
+#[inline(always)]
+fn full_add(a: u32x4, b: u32x4, c: u32x4) -> (u32x4, u32x4) {
+    let ab = a ^ b;
+    (ab ^ c, (a & b) | (c & ab))
+}
+
 impl Portable {
     /// Bit-sliced counters (at least 1, 2, ..., `N`) over the nine digit vectors.
     #[inline(always)]
@@ -68,6 +75,20 @@ impl Portable {
             c[0] |= x;
         }
         c
+    }
+
+    /// Cells with at least one, at least two candidates, by a tree of full adders
+    /// (carry-save): fewer operations and a shorter chain than counting digit by digit.
+    /// Two or more are set exactly where some adder carries.
+    #[inline(always)]
+    fn counts2(self) -> (u32x4, u32x4) {
+        let v = self.0;
+        let (s0, c0) = full_add(v[0], v[1], v[2]);
+        let (s1, c1) = full_add(v[3], v[4], v[5]);
+        let (s2, c2) = full_add(v[6], v[7], v[8]);
+        let (ones, c3) = full_add(s0, s1, s2);
+        let two = (c0 | c1) | (c2 | c3);
+        (ones | two, two)
     }
 }
 
@@ -158,7 +179,7 @@ impl Lanes for Portable {
 
     #[inline(always)]
     fn digit_counts(self) -> (Self, Self) {
-        let [one, two] = self.counts::<2>();
+        let (one, two) = self.counts2();
         (Portable([one; 9]), Portable([two; 9]))
     }
 
