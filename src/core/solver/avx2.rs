@@ -109,6 +109,7 @@ impl Avx2 {
 
 impl Lanes for Avx2 {
     const BOX_LINE_FIXPOINT: bool = true;
+    const LATE_BAND_CHECK: bool = true;
 
     #[inline(always)]
     fn load(s: &State) -> Self {

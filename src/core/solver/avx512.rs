@@ -102,6 +102,7 @@ impl Avx512 {
 
 impl Lanes for Avx512 {
     const BOX_LINE_FIXPOINT: bool = true;
+    const LATE_BAND_CHECK: bool = true;
 
     #[inline(always)]
     fn load(s: &State) -> Self {

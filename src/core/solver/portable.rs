@@ -94,6 +94,7 @@ impl Portable {
 
 impl Lanes for Portable {
     const BOX_LINE_FIXPOINT: bool = false;
+    const LATE_BAND_CHECK: bool = false;
 
     #[inline(always)]
     fn load(s: &State) -> Self {
