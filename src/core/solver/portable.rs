@@ -77,6 +77,24 @@ impl Portable {
         c
     }
 
+    /// Bit-sliced counts over the nine digit vectors (at least 1, 2, 3, 4) by a tree of
+    /// full adders, as [`Portable::counts2`].
+    #[inline(always)]
+    fn counts4(self) -> [u32x4; 4] {
+        let v = self.0;
+        // Three sums of three (weight 1) and their carries (weight 2).
+        let (s0, c0) = full_add(v[0], v[1], v[2]);
+        let (s1, c1) = full_add(v[3], v[4], v[5]);
+        let (s2, c2) = full_add(v[6], v[7], v[8]);
+        let (ones, c3) = full_add(s0, s1, s2);
+        // The four weight-2 bits c0..c3: their sum's weight-2 bit, and weight-4 bits.
+        let (t, u) = full_add(c0, c1, c2);
+        let twos = t ^ c3;
+        let at4 = u | (t & c3);
+        let at2 = at4 | twos;
+        [at2 | ones, at2, at4 | (twos & ones), at4]
+    }
+
     /// Cells with at least one, at least two candidates, by a tree of full adders
     /// (carry-save): fewer operations and a shorter chain than counting digit by digit.
     /// Two or more are set exactly where some adder carries.
@@ -192,7 +210,7 @@ impl Lanes for Portable {
 
     #[inline(always)]
     fn digit_counts4(self) -> [Self; 4] {
-        self.counts::<4>().map(|v| Portable([v; 9]))
+        self.counts4().map(|v| Portable([v; 9]))
     }
 
     #[inline(always)]
