@@ -1,6 +1,6 @@
 //! Solver throughput per data set, single thread: puzzles per second
 //! (`Throughput::Elements`), uniqueness check (limit 2) and first solution (limit 1), with
-//! the backend chosen at run time, the AVX2 one and the portable scalar one (a backend the
+//! the backend chosen at run time, the AVX2 one and the portable one (a backend the
 //! CPU lacks falls back as `Solver::with_backend` documents).
 //!
 //! Reads the benchmark sets in `../shared/data/*.txt` (relative to the repository root, or
@@ -69,7 +69,7 @@ fn bench_solve(c: &mut Criterion) {
         for (label, backend) in [
             ("auto", Backend::Auto),
             ("avx2", Backend::Avx2),
-            ("scalar", Backend::Scalar),
+            ("portable", Backend::Portable),
         ] {
             let mut solver = Solver::with_backend(backend);
             for (mode, limit) in [("unique", 2), ("first", 1)] {

@@ -219,6 +219,37 @@ pub struct BenchArgs {
     /// Puzzle variant (`samurai`: files of samurai records in any of their three forms).
     #[arg(long, value_enum, default_value_t = VariantArg::Classic)]
     pub variant: VariantArg,
+
+    /// Solver backend to time (classic puzzles): `auto` is the fastest this CPU has; naming
+    /// one the CPU lacks is a usage error that lists those it has.
+    #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
+    pub backend: BackendArg,
+}
+
+/// The classic solver's backends (see `core::solver::Backend`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BackendArg {
+    /// The fastest this CPU supports: AVX-512, else AVX2, else portable.
+    Auto,
+    /// AVX-512F intrinsics (x86-64).
+    Avx512,
+    /// AVX2 intrinsics (x86-64).
+    Avx2,
+    /// Portable 128-bit vectors: NEON on ARM, SSE2 on x86-64 (any machine).
+    Portable,
+}
+
+impl BackendArg {
+    /// The solver backend.
+    pub fn backend(self) -> crate::core::solver::Backend {
+        use crate::core::solver::Backend;
+        match self {
+            BackendArg::Auto => Backend::Auto,
+            BackendArg::Avx512 => Backend::Avx512,
+            BackendArg::Avx2 => Backend::Avx2,
+            BackendArg::Portable => Backend::Portable,
+        }
+    }
 }
 
 /// Options of `generate`.
@@ -774,8 +805,32 @@ mod tests {
         };
         assert_eq!(b.files.len(), 2);
         assert_eq!(b.variant, VariantArg::Classic);
+        assert_eq!(b.backend, BackendArg::Auto);
         assert_eq!((b.rounds, b.limit, b.threads, b.json), (3, 1, 2, true));
         assert!(Cli::try_parse_from(["sudoku-batch", "bench"]).is_err());
+    }
+
+    #[test]
+    fn bench_backend_parses() {
+        for (name, want) in [
+            ("auto", BackendArg::Auto),
+            ("avx512", BackendArg::Avx512),
+            ("avx2", BackendArg::Avx2),
+            ("portable", BackendArg::Portable),
+        ] {
+            let Command::Bench(b) =
+                Cli::try_parse_from(["sudoku-batch", "bench", "a.txt", "--backend", name])
+                    .unwrap()
+                    .command
+            else {
+                panic!("not bench")
+            };
+            assert_eq!(b.backend, want);
+            assert_eq!(b.backend.backend().name(), name);
+        }
+        assert!(
+            Cli::try_parse_from(["sudoku-batch", "bench", "a.txt", "--backend", "scalar"]).is_err()
+        );
     }
 
     #[test]

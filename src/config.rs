@@ -11,6 +11,7 @@ use crate::core::generator::{ErRange, Symmetry, SymmetryChoice, Target};
 use crate::core::geometry::Shape;
 use crate::core::profile::{MAX_USES, TechniqueTarget, parse_techniques};
 use crate::core::samurai::format::{self, SamuraiForm};
+use crate::core::solver::Backend;
 use crate::error::Error;
 use crate::io::OutputFormat;
 pub use crate::pipeline::bench::BenchConfig;
@@ -234,6 +235,24 @@ impl BenchConfig {
                     .into(),
             ));
         }
+        let backend = a.backend.backend();
+        if !backend.is_available() {
+            let has: Vec<&str> = Backend::CONCRETE
+                .iter()
+                .filter(|b| b.is_available())
+                .map(|b| b.name())
+                .collect();
+            return Err(Error::Usage(format!(
+                "--backend {backend}: this CPU cannot run it (it has: {})",
+                has.join(", ")
+            )));
+        }
+        if backend != Backend::Auto && a.variant.shape() != Shape::Classic {
+            return Err(Error::Usage(
+                "--backend applies to classic puzzles only (the other variants have one solver)"
+                    .into(),
+            ));
+        }
         let files = a
             .files
             .iter()
@@ -246,6 +265,7 @@ impl BenchConfig {
             })
             .collect();
         Ok(BenchConfig {
+            backend,
             files,
             rounds: a.rounds as usize,
             limit: a.limit,

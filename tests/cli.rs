@@ -748,3 +748,65 @@ fn bench_reports_what_solve_does_per_file_and_grades_the_unique_ones() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--limit 2"));
 }
+
+#[test]
+fn bench_runs_each_backend_the_cpu_has_and_names_it() {
+    use sudoku_batch::core::solver::Backend;
+    let file = data("top1465_100.txt");
+    let mut guesses = Vec::new();
+    for b in Backend::CONCRETE {
+        let o = run(&[
+            "bench",
+            file.to_str().unwrap(),
+            "--rounds",
+            "1",
+            "--backend",
+            b.name(),
+            "--json",
+        ]);
+        if !b.is_available() {
+            // A backend the CPU lacks is a usage error that lists those it has.
+            assert_eq!(o.status.code(), Some(2));
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(err.contains(b.name()) && err.contains("portable"), "{err}");
+            continue;
+        }
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(v["backend"], b.name());
+        guesses.push(v["files"][0]["guesses_per_puzzle"].as_f64().unwrap());
+        let text = run(&[
+            "bench",
+            file.to_str().unwrap(),
+            "--rounds",
+            "1",
+            "--backend",
+            b.name(),
+        ]);
+        assert!(stdout(&text).contains(&format!("backend {}", b.name())));
+    }
+    // Every backend makes the same guesses.
+    assert!(guesses.windows(2).all(|w| w[0] == w[1]), "{guesses:?}");
+    // Auto names the backend it resolved to.
+    let o = run(&["bench", file.to_str().unwrap(), "--rounds", "1", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["backend"], Backend::Auto.resolve().name());
+}
+
+#[test]
+fn solve_summary_json_names_the_backend() {
+    use sudoku_batch::core::solver::Backend;
+    let dir = tempfile::tempdir().unwrap();
+    let sum = dir.path().join("s.json");
+    let o = run(&[
+        "solve",
+        data("17clue_200.txt").to_str().unwrap(),
+        "-q",
+        "--summary-json",
+        sum.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&sum).unwrap()).unwrap();
+    assert_eq!(s["backend"], Backend::Auto.resolve().name());
+}

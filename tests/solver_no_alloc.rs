@@ -28,7 +28,7 @@ fn solving_allocates_nothing_per_puzzle() {
         (Cell::new(0), Digit::new(1)),
         (Cell::new(40), Digit::new(5)),
     ];
-    for backend in [Backend::Auto, Backend::Avx2, Backend::Scalar] {
+    for backend in [Backend::Auto, Backend::Avx2, Backend::Portable] {
         let mut solver = Solver::with_backend(backend);
         let mut out = SolveOutcome::default();
         let mut counted = 0u64;

@@ -198,7 +198,7 @@ fn check(cells: [u8; 81], excluded: &[(usize, u8)], limit: u32) -> Result<(), Te
     let mut outs = [SolveOutcome::default(); 3];
     for (out, backend) in outs
         .iter_mut()
-        .zip([Backend::Auto, Backend::Avx2, Backend::Scalar])
+        .zip([Backend::Auto, Backend::Avx2, Backend::Portable])
     {
         Solver::with_backend(backend).solve_excluding_into(&grid, &ex, limit, out);
         prop_assert_eq!(out.count, ref_count, "count, {:?}, {}", backend, grid);

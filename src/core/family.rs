@@ -14,7 +14,7 @@ use super::generator::Generator;
 use super::geometry::{self, Geometry, S81, S369, Shape, Size};
 use super::grid::Grid;
 use super::samurai::{SamuraiGrid, SamuraiOutcome, SamuraiSolver};
-use super::solver::{ShapeSolver, SolveOutcome, Solver};
+use super::solver::{Backend, ShapeSolver, SolveOutcome, Solver};
 
 /// What an exact solver found: solutions counted up to the limit, the first one, guesses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -55,6 +55,10 @@ pub trait Family: Size {
     /// Makes `solver`'s later searches (solving and minimizing) give up soon after
     /// `cancel` is set; their results are then partial, to be thrown away.
     fn set_cancel(solver: &mut Self::Solver, cancel: Cancel);
+
+    /// Makes `solver` run the classic solver's kernel with `backend` (see [`Backend`]);
+    /// families whose solvers have a single implementation ignore it.
+    fn set_backend(_solver: &mut Self::Solver, _backend: Backend) {}
 
     /// Appends the one-line text form (81 or 405 characters, `.` for empty cells).
     fn write_line(grid: &Self::Grid, out: &mut Vec<u8>);
@@ -134,6 +138,10 @@ impl Family for S81 {
 
     fn grid(values: &[u8; 81]) -> Grid {
         Grid::from_values(*values).unwrap_or_default()
+    }
+
+    fn set_backend(s: &mut Solvers81, backend: Backend) {
+        s.classic.set_backend(backend);
     }
 
     fn set_cancel(s: &mut Solvers81, cancel: Cancel) {

@@ -13,6 +13,7 @@ use crate::core::Cancel;
 use crate::core::family::{Family, Solved};
 use crate::core::geometry::{Geometry, Shape};
 use crate::core::grader::{Grader, Rating, givens_conflict};
+use crate::core::solver::Backend;
 use crate::error::Error;
 
 use super::shape::{ReadRecord, detect_format, dispatch, read_all, read_input};
@@ -33,6 +34,8 @@ pub struct BenchConfig {
     /// Grade every uniquely solvable puzzle after solving it, with this work budget per
     /// puzzle (`None`: solve only).
     pub grade_budget: Option<u64>,
+    /// The classic solver's backend (`--backend`).
+    pub backend: Backend,
 }
 
 /// What one round did (the same every round: solving and grading are deterministic).
@@ -101,6 +104,9 @@ pub struct BenchReport {
     pub graded: bool,
     /// Grading budget per puzzle (work units), when grading.
     pub grade_budget: Option<u64>,
+    /// The solver backend that ran (`avx512`, `avx2`, `portable`; `generic` for the
+    /// variants, which have one solver).
+    pub backend: &'static str,
     /// The crate version that ran.
     pub version: &'static str,
     /// Per-file figures (with `interrupted`, those of the files measured in full).
@@ -158,9 +164,10 @@ struct Scratch<F: Family> {
 }
 
 impl<F: Family> Scratch<F> {
-    fn new(shape: Shape, cancel: Cancel) -> Scratch<F> {
+    fn new(shape: Shape, backend: Backend, cancel: Cancel) -> Scratch<F> {
         let mut solver = F::Solver::default();
         F::set_cancel(&mut solver, cancel);
+        F::set_backend(&mut solver, backend);
         Scratch {
             geo: F::geometry(shape),
             solver,
@@ -212,6 +219,7 @@ impl<F: Family> Scratch<F> {
 /// Solves (and grades) every puzzle once.
 fn solve_all<F: Family>(
     shape: Shape,
+    backend: Backend,
     puzzles: &[Loaded<F>],
     limit: u32,
     grade: Option<u64>,
@@ -219,14 +227,14 @@ fn solve_all<F: Family>(
     cancel: Cancel,
 ) -> Tally {
     if pool.current_num_threads() == 1 {
-        return Scratch::<F>::new(shape, cancel).run(puzzles, limit, grade);
+        return Scratch::<F>::new(shape, backend, cancel).run(puzzles, limit, grade);
     }
     let chunk = if F::CELLS > 81 { 64 } else { 256 };
     pool.install(|| {
         puzzles
             .par_chunks(chunk)
             .map_init(
-                || Scratch::<F>::new(shape, cancel),
+                || Scratch::<F>::new(shape, backend, cancel),
                 |s, c| s.run(c, limit, grade),
             )
             .reduce(Tally::default, Tally::add)
@@ -253,6 +261,7 @@ fn run_family<F: ReadRecord>(cfg: &BenchConfig, cancel: Cancel) -> Result<BenchR
         let solve = || {
             let t = solve_all::<F>(
                 cfg.shape,
+                cfg.backend,
                 &puzzles,
                 cfg.limit,
                 cfg.grade_budget,
@@ -301,6 +310,11 @@ fn run_family<F: ReadRecord>(cfg: &BenchConfig, cancel: Cancel) -> Result<BenchR
         rounds: cfg.rounds.max(1),
         graded: cfg.grade_budget.is_some(),
         grade_budget: cfg.grade_budget,
+        backend: if cfg.shape == Shape::Classic {
+            cfg.backend.resolve().name()
+        } else {
+            "generic"
+        },
         version: env!("CARGO_PKG_VERSION"),
         files,
         interrupted,
@@ -311,11 +325,12 @@ impl BenchReport {
     /// A table for people.
     pub fn text(&self) -> String {
         let mut t = format!(
-            "solve{}, limit {}, {} thread{}, median of {} rounds\n{:<40} {:>9} {:>12} {:>10} {:>10}{}\n",
+            "solve{}, backend {}, limit {}, {} thread{}, median of {} rounds\n{:<40} {:>9} {:>12} {:>10} {:>10}{}\n",
             match self.grade_budget {
                 Some(b) => format!(" and grade (budget {b})"),
                 None => String::new(),
             },
+            self.backend,
             self.limit,
             self.threads,
             if self.threads == 1 { "" } else { "s" },

@@ -530,7 +530,7 @@ fn run_family<F: ReadRecord>(
     )?;
     // Only a completed run is not marked interrupted (a closed pipe counts as one).
     let interrupted = out.end != RunEnd::Completed;
-    let summary = SolveSummary::new(
+    let mut summary = SolveSummary::new(
         cfg.input.display_name(),
         output_name(&cfg.output),
         out.stats,
@@ -539,5 +539,9 @@ fn run_family<F: ReadRecord>(
         cfg.limit,
         interrupted,
     );
+    // The workers' solvers are built with the default backend.
+    if cfg.shape != Shape::Classic {
+        summary.backend = "generic";
+    }
     Ok((summary, out.end))
 }

@@ -302,6 +302,9 @@ pub struct SolveSummary {
     pub threads: usize,
     /// Solution count limit.
     pub limit: u32,
+    /// The classic solver's backend that ran (`avx512`, `avx2`, `portable`: the fastest
+    /// this CPU has), or `generic` for the variants, which have one solver.
+    pub backend: &'static str,
     /// True if the run was interrupted before the end of the input.
     pub interrupted: bool,
 }
@@ -330,6 +333,7 @@ impl SolveSummary {
             elapsed_seconds: secs,
             threads,
             limit,
+            backend: crate::core::solver::Backend::Auto.resolve().name(),
             interrupted,
         }
     }
@@ -362,7 +366,7 @@ impl SolveSummary {
             }
         }
         t.push_str(&format!(
-            "\n{:.2} s, {:.0} puzzles/s, {} thread{}, {:.2} guesses/puzzle",
+            "\n{:.2} s, {:.0} puzzles/s, {} thread{}, {:.2} guesses/puzzle, backend {}",
             self.elapsed_seconds,
             self.puzzles_per_second,
             self.threads,
@@ -371,7 +375,8 @@ impl SolveSummary {
                 s.guesses as f64 / s.records as f64
             } else {
                 0.0
-            }
+            },
+            self.backend
         ));
         t
     }

@@ -5,13 +5,17 @@
 //!   which also proves uniqueness);
 //! - `first`: stop at the first solution (ours: limit 1; the crate: `some_solution()`).
 //!
-//! Both solvers get the same pre-parsed puzzles. The file is cut into chunks; each round
-//! times every chunk with both solvers back to back (alternating which goes first), so load
-//! from other processes hits both alike. Times are the thread's CPU time. The table gives
-//! the median over rounds of each rate and of the per-round ratio ours / crate, and our
-//! guesses per puzzle (deterministic). It also checks that both agree on every puzzle.
+//! All solvers get the same pre-parsed puzzles. The file is cut into chunks; each round
+//! times every chunk with the crate and each of our backends back to back (rotating which
+//! goes first), so load from other processes hits all alike. Times are the thread's CPU
+//! time. The table gives, per backend, the median over rounds of each rate and of the
+//! per-round ratio ours / crate, and our guesses per puzzle (deterministic). It also checks
+//! that the solvers agree on every puzzle.
 //!
-//! Usage: `sudoku-batch-peers [--rounds N] [--max N] [--backend auto|scalar|avx2|avx512] FILE...`
+//! Usage: `sudoku-batch-peers [--rounds N] [--max N] [--backend B[,B...]|all]
+//! [--mode unique|first|both] [--tsv] FILE...`; `all` is every backend this CPU has.
+//! `--tsv` prints one line per file, mode and program instead of the table:
+//! `file puzzles mode program rate guesses` (tab-separated; the crate's guesses are `-`).
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -43,15 +47,26 @@ enum Mode {
 struct Args {
     rounds: usize,
     max: usize,
-    backend: Backend,
+    backends: Vec<Backend>,
+    modes: Vec<Mode>,
+    tsv: bool,
     files: Vec<String>,
+}
+
+fn parse_backend(s: &str) -> Option<Backend> {
+    [Backend::Auto]
+        .into_iter()
+        .chain(Backend::CONCRETE)
+        .find(|b| b.name() == s)
 }
 
 fn parse_args() -> Result<Args, String> {
     let mut a = Args {
         rounds: 5,
         max: usize::MAX,
-        backend: Backend::Auto,
+        backends: vec![Backend::Auto],
+        modes: vec![Mode::Unique, Mode::First],
+        tsv: false,
         files: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
@@ -71,18 +86,38 @@ fn parse_args() -> Result<Args, String> {
                     .filter(|&n| n > 0)
                     .ok_or("--max needs a positive number")?;
             }
-            "--backend" => {
-                a.backend = match it.next().as_deref() {
-                    Some("auto") => Backend::Auto,
-                    Some("scalar") => Backend::Scalar,
-                    Some("avx2") => Backend::Avx2,
-                    Some("avx512") => Backend::Avx512,
-                    _ => return Err("--backend is auto, scalar, avx2 or avx512".into()),
+            "--backend" | "--backends" => {
+                let v = it.next().ok_or("--backend needs a value")?;
+                a.backends = if v == "all" {
+                    Backend::CONCRETE
+                        .into_iter()
+                        .filter(|b| b.is_available())
+                        .collect()
+                } else {
+                    v.split(',')
+                        .map(|x| {
+                            parse_backend(x)
+                                .ok_or("--backend is auto, portable, avx2, avx512 or all")
+                        })
+                        .collect::<Result<_, _>>()?
+                };
+                if let Some(b) = a.backends.iter().find(|b| !b.is_available()) {
+                    return Err(format!("this CPU cannot run the {b} backend"));
+                }
+            }
+            "--mode" => {
+                a.modes = match it.next().as_deref() {
+                    Some("unique") => vec![Mode::Unique],
+                    Some("first") => vec![Mode::First],
+                    Some("both") => vec![Mode::Unique, Mode::First],
+                    _ => return Err("--mode is unique, first or both".into()),
                 };
             }
+            "--tsv" => a.tsv = true,
             "-h" | "--help" => {
                 return Err(
-                    "usage: sudoku-batch-peers [--rounds N] [--max N] [--backend B] FILE..."
+                    "usage: sudoku-batch-peers [--rounds N] [--max N] [--backend B,...|all] \
+                     [--mode unique|first|both] [--tsv] FILE..."
                         .into(),
                 );
             }
@@ -137,18 +172,25 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut solver = Solver::with_backend(args.backend);
-    println!(
-        "sudoku-batch solver (backend {:?}) vs sudoku crate 0.8, single thread, CPU time, \
-         median of {} rounds",
-        solver.backend(),
-        args.rounds
-    );
-    println!();
-    println!(
-        "| file | puzzles | mode | ours/s | crate/s | ours/crate | guesses/puzzle | no guess |"
-    );
-    println!("|---|---:|---|---:|---:|---:|---:|---:|");
+    let mut solvers: Vec<Solver> = args
+        .backends
+        .iter()
+        .map(|&b| Solver::with_backend(b))
+        .collect();
+    if !args.tsv {
+        let names: Vec<&str> = solvers.iter().map(|s| s.backend().name()).collect();
+        println!(
+            "sudoku-batch solver (backends {}) vs sudoku crate 0.8, single thread, CPU time, \
+             median of {} rounds",
+            names.join(", "),
+            args.rounds
+        );
+        println!();
+        println!(
+            "| file | puzzles | mode | backend | ours/s | crate/s | ours/crate | guesses/puzzle | no guess |"
+        );
+        println!("|---|---:|---|---|---:|---:|---:|---:|---:|");
+    }
     let mut failed = false;
     let mut sink = 0u64;
     for path in &args.files {
@@ -187,68 +229,95 @@ fn main() -> ExitCode {
             eprintln!("{path}: no puzzles");
             continue;
         }
-        // Agreement check and guess statistics (not timed).
-        for mode in [Mode::Unique, Mode::First] {
+        for &mode in &args.modes {
             let limit = if mode == Mode::Unique { 2 } else { 1 };
-            let mut guesses = 0u64;
-            let mut no_guess = 0usize;
-            let mut disagree = 0usize;
-            let mut out = SolveOutcome::default();
-            for (g, &s) in ours.iter().zip(&theirs) {
-                solver.solve_into(g, limit, &mut out);
-                guesses += out.guesses;
-                no_guess += (out.guesses == 0) as usize;
-                let ok = match mode {
-                    Mode::Unique => match s.solution() {
-                        Some(sol) => out.count == 1 && out.solution.values() == &sol.to_bytes(),
-                        None => out.count != 1,
-                    },
-                    Mode::First => {
-                        (s.some_solution().is_some() == (out.count == 1))
-                            && (out.count == 0 || out.solution.is_solution_of(g))
-                    }
-                };
-                disagree += (!ok) as usize;
+            let mode_name = if mode == Mode::Unique {
+                "unique"
+            } else {
+                "first"
+            };
+            // Agreement check and guess statistics (not timed).
+            let mut guesses = vec![0u64; solvers.len()];
+            let mut no_guess = vec![0usize; solvers.len()];
+            for (k, solver) in solvers.iter_mut().enumerate() {
+                let mut disagree = 0usize;
+                let mut out = SolveOutcome::default();
+                for (g, &s) in ours.iter().zip(&theirs) {
+                    solver.solve_into(g, limit, &mut out);
+                    guesses[k] += out.guesses;
+                    no_guess[k] += (out.guesses == 0) as usize;
+                    let ok = match mode {
+                        Mode::Unique => match s.solution() {
+                            Some(sol) => out.count == 1 && out.solution.values() == &sol.to_bytes(),
+                            None => out.count != 1,
+                        },
+                        Mode::First => {
+                            (s.some_solution().is_some() == (out.count == 1))
+                                && (out.count == 0 || out.solution.is_solution_of(g))
+                        }
+                    };
+                    disagree += (!ok) as usize;
+                }
+                if disagree > 0 {
+                    eprintln!(
+                        "{name}: {disagree} puzzles where the solvers disagree ({mode_name}, {})",
+                        solver.backend()
+                    );
+                    failed = true;
+                }
             }
-            if disagree > 0 {
-                eprintln!("{name}: {disagree} puzzles where the solvers disagree ({mode_name})",
-                    mode_name = if mode == Mode::Unique { "unique" } else { "first" });
-                failed = true;
-            }
-            let limit_u = limit;
             let chunk = 1000.max(n / 50);
-            let mut ours_rate = Vec::new();
-            let mut crate_rate = Vec::new();
-            let mut ratio = Vec::new();
+            // Program 0 is the crate, 1.. our backends.
+            let programs = solvers.len() + 1;
+            let mut rates: Vec<Vec<f64>> = vec![Vec::new(); programs];
+            let mut ratios: Vec<Vec<f64>> = vec![Vec::new(); programs];
             for round in 0..args.rounds {
-                let (mut t_ours, mut t_crate) = (0.0, 0.0);
+                let mut t = vec![0.0; programs];
                 for (i, (a, b)) in ours.chunks(chunk).zip(theirs.chunks(chunk)).enumerate() {
-                    if (i + round) % 2 == 0 {
-                        t_ours += time_ours(&mut solver, a, limit_u, &mut sink);
-                        t_crate += time_crate(b, mode, &mut sink);
-                    } else {
-                        t_crate += time_crate(b, mode, &mut sink);
-                        t_ours += time_ours(&mut solver, a, limit_u, &mut sink);
+                    for j in 0..programs {
+                        let p = (i + round + j) % programs;
+                        t[p] += if p == 0 {
+                            time_crate(b, mode, &mut sink)
+                        } else {
+                            time_ours(&mut solvers[p - 1], a, limit, &mut sink)
+                        };
                     }
                 }
-                let (ro, rc) = (n as f64 / t_ours, n as f64 / t_crate);
-                ours_rate.push(ro);
-                crate_rate.push(rc);
-                ratio.push(ro / rc);
+                for p in 0..programs {
+                    rates[p].push(n as f64 / t[p]);
+                    ratios[p].push(t[0] / t[p]);
+                }
             }
-            println!(
-                "| {name} | {n} | {} | {:.0} | {:.0} | {:.2} | {:.2} | {:.1}% |",
-                if mode == Mode::Unique {
-                    "unique (limit 2)"
+            if args.tsv {
+                println!(
+                    "{name}\t{n}\t{mode_name}\tcrate\t{:.0}\t-",
+                    median(&mut rates[0])
+                );
+            }
+            for (k, solver) in solvers.iter().enumerate() {
+                let g = guesses[k] as f64 / n as f64;
+                if args.tsv {
+                    println!(
+                        "{name}\t{n}\t{mode_name}\t{}\t{:.0}\t{g:.2}",
+                        solver.backend(),
+                        median(&mut rates[k + 1])
+                    );
                 } else {
-                    "first (limit 1)"
-                },
-                median(&mut ours_rate),
-                median(&mut crate_rate),
-                median(&mut ratio),
-                guesses as f64 / n as f64,
-                100.0 * no_guess as f64 / n as f64,
-            );
+                    println!(
+                        "| {name} | {n} | {} | {} | {:.0} | {:.0} | {:.2} | {g:.2} | {:.1}% |",
+                        if mode == Mode::Unique {
+                            "unique (limit 2)"
+                        } else {
+                            "first (limit 1)"
+                        },
+                        solver.backend(),
+                        median(&mut rates[k + 1]),
+                        median(&mut rates[0]),
+                        median(&mut ratios[k + 1]),
+                        100.0 * no_guess[k] as f64 / n as f64,
+                    );
+                }
+            }
         }
     }
     // Keep the checksums alive so nothing is optimized away.

@@ -108,6 +108,9 @@ impl Avx2 {
 }
 
 impl Lanes for Avx2 {
+    const BOX_LINE_FIXPOINT: bool = true;
+    const LATE_BAND_CHECK: bool = true;
+
     #[inline(always)]
     fn load(s: &State) -> Self {
         let p = s.w.as_ptr() as *const __m256i;
@@ -211,15 +214,9 @@ impl Lanes for Avx2 {
     }
 
     #[inline(always)]
-    fn keep_where_zero(self, t: Self) -> Self {
-        // SAFETY: AVX2, see the module docs.
-        each!(|i| unsafe { _mm256_and_si256(Avx2::is_zero(t.0[i]), self.0[i]) })
-    }
-
-    #[inline(always)]
-    fn keep_where_nonzero(self, t: Self) -> Self {
-        // SAFETY: AVX2, see the module docs.
-        each!(|i| unsafe { _mm256_andnot_si256(Avx2::is_zero(t.0[i]), self.0[i]) })
+    fn inc_where_zero(self, t: Self) -> Self {
+        // SAFETY: AVX2, see the module docs. The comparison's all-ones is minus one.
+        each!(|i| unsafe { _mm256_sub_epi32(self.0[i], Avx2::is_zero(t.0[i])) })
     }
 
     #[inline(always)]

@@ -17,12 +17,12 @@
 
 use std::arch::x86_64::{
     __m128i, __m512i, _mm_set_epi32, _mm512_add_epi32, _mm512_and_si512, _mm512_andnot_si512,
-    _mm512_broadcast_i32x4, _mm512_castsi512_si128, _mm512_load_si512,
-    _mm512_mask_testn_epi32_mask, _mm512_maskz_broadcast_i32x4, _mm512_maskz_mov_epi32,
-    _mm512_maskz_set1_epi32, _mm512_or_si512, _mm512_set1_epi32, _mm512_setzero_si512,
-    _mm512_shuffle_epi32, _mm512_shuffle_i64x2, _mm512_slli_epi32, _mm512_srli_epi32,
-    _mm512_store_si512, _mm512_sub_epi32, _mm512_ternarylogic_epi32, _mm512_test_epi32_mask,
-    _mm512_testn_epi32_mask, _mm512_xor_si512,
+    _mm512_broadcast_i32x4, _mm512_castsi512_si128, _mm512_load_si512, _mm512_mask_add_epi32,
+    _mm512_mask_testn_epi32_mask, _mm512_maskz_broadcast_i32x4, _mm512_maskz_set1_epi32,
+    _mm512_or_si512, _mm512_set1_epi32, _mm512_setzero_si512, _mm512_shuffle_epi32,
+    _mm512_shuffle_i64x2, _mm512_slli_epi32, _mm512_srli_epi32, _mm512_store_si512,
+    _mm512_sub_epi32, _mm512_ternarylogic_epi32, _mm512_test_epi32_mask, _mm512_testn_epi32_mask,
+    _mm512_xor_si512,
 };
 
 use super::State;
@@ -101,6 +101,9 @@ impl Avx512 {
 }
 
 impl Lanes for Avx512 {
+    const BOX_LINE_FIXPOINT: bool = true;
+    const LATE_BAND_CHECK: bool = true;
+
     #[inline(always)]
     fn load(s: &State) -> Self {
         let p = s.w.as_ptr() as *const __m512i;
@@ -200,18 +203,15 @@ impl Lanes for Avx512 {
     }
 
     #[inline(always)]
-    fn keep_where_zero(self, t: Self) -> Self {
+    fn inc_where_zero(self, t: Self) -> Self {
         // SAFETY: AVX-512F, see the module docs.
         each!(|i| unsafe {
-            _mm512_maskz_mov_epi32(_mm512_testn_epi32_mask(t.0[i], t.0[i]), self.0[i])
-        })
-    }
-
-    #[inline(always)]
-    fn keep_where_nonzero(self, t: Self) -> Self {
-        // SAFETY: AVX-512F, see the module docs.
-        each!(|i| unsafe {
-            _mm512_maskz_mov_epi32(_mm512_test_epi32_mask(t.0[i], t.0[i]), self.0[i])
+            _mm512_mask_add_epi32(
+                self.0[i],
+                _mm512_testn_epi32_mask(t.0[i], t.0[i]),
+                self.0[i],
+                _mm512_set1_epi32(1),
+            )
         })
     }
 

@@ -107,6 +107,19 @@ const COL_J0: u32 = 0b001_001_001;
 /// (see the module docs for the layout); operations are per 32-bit word unless said
 /// otherwise.
 pub(super) trait Lanes: Copy {
+    /// Whether [`propagate`] checks, after a round that applied no new fixed cells, if the
+    /// box/line filter changed anything before running the column/box filter (the
+    /// fixpoint, when it did not). The check never changes a result, only the work: it
+    /// pays on AVX2; on the portable backend the extra comparison of nine vectors costs
+    /// more than the filters it saves (measured on x86-64).
+    const BOX_LINE_FIXPOINT: bool;
+    /// Whether [`propagate`] looks for an emptied band word (a digit with no place left in
+    /// some row or box of a band) only at the fixpoint, not after every round. Rounds on
+    /// such a state only remove candidates and end in a contradiction all the same (an
+    /// empty cell, an invalid full grid, or this check), so the result never changes, only
+    /// the work: checking late pays on AVX2 and AVX-512, checking every round on the
+    /// portable backend (measured on x86-64).
+    const LATE_BAND_CHECK: bool;
     /// Loads a state.
     fn load(s: &State) -> Self;
     /// Stores into a state.
@@ -135,10 +148,8 @@ pub(super) trait Lanes: Copy {
     fn next_band(self) -> Self;
     /// Band word `b` takes the value of band word `(b + 2) % 3` (padding word unchanged).
     fn prev_band(self) -> Self;
-    /// `self` where `t` is zero, else zero.
-    fn keep_where_zero(self, t: Self) -> Self;
-    /// `self` where `t` is not zero, else zero.
-    fn keep_where_nonzero(self, t: Self) -> Self;
+    /// `self + 1` where `t` is zero, else `self`.
+    fn inc_where_zero(self, t: Self) -> Self;
     /// Bit-sliced counts over the nine digits, the same in every digit lane: cells with at
     /// least one candidate, at least two.
     fn digit_counts(self) -> (Self, Self);
@@ -174,49 +185,65 @@ pub(super) enum Step {
     Open,
 }
 
-/// The cells that are a digit's only cell in their row of the band.
+/// The first cell of each row of a band word.
+const ROW_FIRST: u32 = 1 | 1 << 9 | 1 << 18;
+/// The first eight cells of each row.
+const ROW_LOW8: u32 = 0xFF * ROW_FIRST;
+/// The last cell of each row.
+const ROW_LAST: u32 = ROW_FIRST << 8;
+
+/// The full rows (of each band word) that hold a bit of `x`: SWAR on the three nine-bit
+/// row fields at once. Adding `0xFF` to a row's low eight bits carries into its ninth bit
+/// exactly when one of them is set (and never out of the row); that bit, or the row's own
+/// ninth bit, marks the row, and `(mark << 1) - (mark >> 8)` fills it.
 #[inline(always)]
-fn row_singles<L: Lanes>(w: L) -> L {
-    let mut f = L::splat(0);
-    for (r, &row) in ROW.iter().enumerate() {
-        let s = w.and(L::splat(row));
-        let t = s.and(s.sub(L::splat(1 << (9 * r))));
-        f = f.or(s.keep_where_zero(t));
-    }
-    f
+fn row_span<L: Lanes>(x: L) -> L {
+    let low = L::splat(ROW_LOW8);
+    let mark = x.and(low).add(low).or(x).and(L::splat(ROW_LAST));
+    mark.shl::<1>().sub(mark.shr::<8>())
 }
 
-/// The full rows (of each band word) that hold a bit of `f`.
+/// The cells that are a digit's only cell in their row of the band. Subtracting each row's
+/// first bit clears the row's lowest candidate, so the rows left empty by `w & (w - first)`
+/// had one candidate. (A row with no candidate borrows from the next row and spoils its
+/// answer; such a state is a contradiction that the triad filters of the same round find,
+/// since they always run on a state with an empty row.)
 #[inline(always)]
-fn row_span<L: Lanes>(f: L) -> L {
-    let mut m = L::splat(0);
-    for &row in &ROW {
-        let r = L::splat(row);
-        m = m.or(r.keep_where_nonzero(f.and(r)));
-    }
-    m
+fn row_singles<L: Lanes>(w: L) -> L {
+    let rest = w.and(w.sub(L::splat(ROW_FIRST)));
+    row_span(rest).andnot(w)
 }
 
 /// Removes, for each digit, the other candidates of the rows that hold a fixed cell, and
-/// removes every fixed cell from the other digits.
+/// removes every fixed cell from the other digits. `fixed` must be a subset of `w`.
 #[inline(always)]
 fn apply_fixed<L: Lanes>(w: L, fixed: L) -> L {
-    let taken = fixed.digit_union();
-    let x = taken.andnot(w).or(w.and(fixed));
-    let rows = row_span(fixed);
-    rows.andnot(x).or(x.and(fixed))
+    let gone = fixed.digit_union().or(row_span(fixed));
+    gone.andnot(w).or(fixed)
 }
 
-/// Row-rotation of a triad-anchor word: triad (r, k) takes the bit of triad (r + 1, k).
+/// [`apply_fixed`] for cells that need not be candidates of `w` (the givens on a root
+/// with exclusions): a given whose candidate was excluded leaves its cell empty.
 #[inline(always)]
-fn rows_up1<L: Lanes>(x: L) -> L {
-    x.shr::<9>().or(x.shl::<18>().and(L::splat(ALL)))
+fn apply_givens<L: Lanes>(w: L, givens: L) -> L {
+    let gone = givens.digit_union().or(row_span(givens));
+    gone.andnot(w).or(w.and(givens))
 }
 
-/// Row-rotation of a triad-anchor word: triad (r, k) takes the bit of triad (r + 2, k).
+/// Row-rotation of a triad-anchor word: triad (r, k) takes the bit of triad (r + 1, k),
+/// with stray bits above the band word (bits 27..32, from row 1): for results that are
+/// masked by a band word's bits afterwards.
 #[inline(always)]
-fn rows_up2<L: Lanes>(x: L) -> L {
-    x.shr::<18>().or(x.shl::<9>().and(L::splat(ALL)))
+fn rows_up1_loose<L: Lanes>(x: L) -> L {
+    x.shr::<9>().or(x.shl::<18>())
+}
+
+/// Row-rotation of a triad-anchor word: triad (r, k) takes the bit of triad (r + 2, k),
+/// with stray bits above the band word (bits 27..32, from row 2): for results that are
+/// masked by a band word's bits afterwards.
+#[inline(always)]
+fn rows_up2_loose<L: Lanes>(x: L) -> L {
+    x.shr::<18>().or(x.shl::<9>())
 }
 
 /// The occupied triads of each band word, `o` (a bit at each triad's first cell), and the
@@ -241,19 +268,21 @@ fn triads<L: Lanes>(w: L) -> (L, L, L) {
 #[inline(always)]
 fn box_line<L: Lanes>(w: L) -> L {
     let (o, a, b) = triads(w);
-    // (r, k) survives when (r+1, k+1) & (r+2, k+2) or (r+1, k+2) & (r+2, k+1).
-    let m = rows_up1(a)
-        .and(rows_up2(b))
-        .or(rows_up1(b).and(rows_up2(a)));
-    let s = o.and(m);
-    w.and(s.or(s.shl::<1>()).or(s.shl::<2>()))
+    // (r, k) survives when (r+1, k+1) & (r+2, k+2) or (r+1, k+2) & (r+2, k+1): the pairs
+    // of row r + 1, so rotate by one row the pairs (a at row i, b at row i + 1) and (b at
+    // row i, a at row i + 1). (`a` and `b` drop the stray bits of the inner rotations.)
+    let pairs = a.and(rows_up1_loose(b)).or(b.and(rows_up1_loose(a)));
+    let s = o.and(rows_up1_loose(pairs));
+    // Each surviving anchor to its triad's three cells: s * 7.
+    w.and(s.shl::<3>().sub(s))
 }
 
 /// Column/box triads within each stack: keeps only the column triads that lie in some
 /// permutation of the stack's bands-by-columns triad matrix.
 #[inline(always)]
 fn column_box<L: Lanes>(w: L) -> L {
-    let c = w.or(w.shr::<9>()).or(w.shr::<18>()).and(L::splat(0x1FF));
+    // Bits 9.. of `c` are stray; `q1` and `q2` drop them.
+    let c = w.or(w.shr::<9>()).or(w.shr::<18>());
     // q1: column j of a stack takes column j + 1; q2 takes column j + 2.
     let q1 = c
         .shr::<1>()
@@ -263,11 +292,10 @@ fn column_box<L: Lanes>(w: L) -> L {
         .shl::<1>()
         .and(L::splat(COL_J12))
         .or(c.shr::<2>().and(L::splat(COL_J0)));
-    let m = q1
-        .next_band()
-        .and(q2.prev_band())
-        .or(q2.next_band().and(q1.prev_band()));
-    let s = c.and(m);
+    // Band b survives when (q1 of b + 1 and q2 of b + 2) or (q2 of b + 1 and q1 of b + 2):
+    // the pairs of band b + 1.
+    let pairs = q1.and(q2.next_band()).or(q2.and(q1.next_band()));
+    let s = c.and(pairs.next_band());
     w.and(s.or(s.shl::<9>()).or(s.shl::<18>()))
 }
 
@@ -313,18 +341,12 @@ pub(super) fn is_valid_grid<L: Lanes>(w: L) -> bool {
 #[inline(always)]
 fn triad_capacity<L: Lanes>(w: L) -> Option<L> {
     let t_all = L::splat(T_ALL);
-    // Rows of bands: triad anchors, rotated within matrix rows (a, b) and columns (ra, rb).
-    let o = w.or(w.shr::<1>()).or(w.shr::<2>()).and(t_all);
-    let a = o
-        .shr::<3>()
-        .and(L::splat(T_01))
-        .or(o.shl::<6>().and(L::splat(T_2)));
-    let b = o
-        .shl::<3>()
-        .and(L::splat(T_12))
-        .or(o.shr::<6>().and(L::splat(T_0)));
-    let (ru, rd) = (rows_up1(o), rows_up2(o));
-    let forced = a.or(b).andnot(o).or(ru.or(rd).andnot(o));
+    // Rows of bands: triad anchors, rotated within matrix rows (a, b) and columns (ru, rd,
+    // with stray bits above the band word that `o` drops).
+    let (o, a, b) = triads(w);
+    let (ru, rd) = (rows_up1_loose(o), rows_up2_loose(o));
+    // Forced: the only triad of its row or of its box.
+    let forced = a.or(b).and(ru.or(rd)).andnot(o);
     let [_, _, p3, p4] = o.digit_counts4();
     if !p3.andnot(t_all).first_lane()[..3].iter().all(|&x| x == 0) {
         return None;
@@ -334,21 +356,13 @@ fn triad_capacity<L: Lanes>(w: L) -> Option<L> {
     if g4.first_lane()[..3].iter().any(|&x| x != 0) {
         return None;
     }
-    let spread = |f: L| -> L {
-        let fa = f
-            .shr::<3>()
-            .and(L::splat(T_01))
-            .or(f.shl::<6>().and(L::splat(T_2)));
-        let fb = f
-            .shl::<3>()
-            .and(L::splat(T_12))
-            .or(f.shr::<6>().and(L::splat(T_0)));
-        fa.or(fb).or(rows_up1(f)).or(rows_up2(f))
-    };
-    // Anchors to drop: other triads in the row or box of a forced one, and triads full of
-    // other forced digits.
-    let drop = forced.andnot(spread(forced).or(g3).and(o));
-    let w = drop.or(drop.shl::<1>()).or(drop.shl::<2>()).andnot(w);
+    // Anchors to drop: other triads in the row or box of a forced one (its rows' anchors
+    // and its box mates; `o` drops the strays), and triads full of other forced digits.
+    let spread = row_span(forced)
+        .or(rows_up1_loose(forced))
+        .or(rows_up2_loose(forced));
+    let drop = forced.andnot(spread.or(g3).and(o));
+    let w = drop.shl::<3>().sub(drop).andnot(w);
 
     // Columns of stacks: column triads per band word (nine bits, one per column).
     let c = w.or(w.shr::<9>()).or(w.shr::<18>()).and(L::splat(0x1FF));
@@ -361,7 +375,7 @@ fn triad_capacity<L: Lanes>(w: L) -> Option<L> {
         .and(L::splat(COL_J12))
         .or(c.shr::<2>().and(L::splat(COL_J0)));
     let (nb, pb) = (c.next_band(), c.prev_band());
-    let forced = q1.or(q2).andnot(c).or(nb.or(pb).andnot(c));
+    let forced = q1.or(q2).and(nb.or(pb)).andnot(c);
     let [_, _, p3, p4] = c.digit_counts4();
     if !p3.andnot(L::splat(0x1FF)).first_lane()[..3]
         .iter()
@@ -374,23 +388,31 @@ fn triad_capacity<L: Lanes>(w: L) -> Option<L> {
     if g4.first_lane()[..3].iter().any(|&x| x != 0) {
         return None;
     }
-    let fq1 = forced
-        .shr::<1>()
-        .and(L::splat(COL_J01))
-        .or(forced.shl::<2>().and(L::splat(COL_J2)));
-    let fq2 = forced
-        .shl::<1>()
-        .and(L::splat(COL_J12))
-        .or(forced.shr::<2>().and(L::splat(COL_J0)));
-    let spread = fq1.or(fq2).or(forced.next_band()).or(forced.prev_band());
+    // The columns of a forced one's stack (SWAR over the three-bit groups, as `row_span`)
+    // and its column in the other bands.
+    let low2 = L::splat(0o333);
+    let mark = forced.and(low2).add(low2).or(forced).and(L::splat(0o444));
+    let stack = mark.shl::<1>().sub(mark.shr::<2>());
+    let spread = stack.or(forced.next_band()).or(forced.prev_band());
     let drop = forced.andnot(spread.or(g3).and(c));
     Some(drop.or(drop.shl::<9>()).or(drop.shl::<18>()).andnot(w))
 }
 
 /// Propagates to a fixpoint (see the module docs); with `capacity` false, without the
 /// triad capacity rule.
+///
+/// A round that finds the fixed cells of the previous round again, after a round whose
+/// column/box filter removed nothing, is known to change nothing (the previous round
+/// already applied those fixed cells, and both triad filters are idempotent), so the
+/// fixpoint is declared without running it. A round after one whose column/box filter did
+/// remove something, with the same fixed cells, skips applying them again.
 #[inline(always)]
 pub(super) fn propagate<L: Lanes>(w: &mut L, capacity: bool) -> Step {
+    // The fixed cells of the previous round (all ones, never a set of fixed cells: no
+    // previous round), and whether its column/box filter left the state unchanged.
+    let none = L::splat(u32::MAX);
+    let mut prev_fixed = none;
+    let mut settled = false;
     loop {
         let (one, two) = w.digit_counts();
         let o = one.first_lane();
@@ -407,24 +429,46 @@ pub(super) fn propagate<L: Lanes>(w: &mut L, capacity: bool) -> Step {
         }
         let naked = two.andnot(one).and(*w);
         let fixed = row_singles(*w).or(naked);
-        let x = column_box(box_line(apply_fixed(*w, fixed)));
-        if x.any_band_empty() {
-            return Step::Contradiction;
-        }
-        if x.same(*w) {
-            if !capacity {
-                return Step::Open;
-            }
-            match triad_capacity(x) {
-                None => return Step::Contradiction,
-                Some(y) if y.same(x) => return Step::Open,
-                Some(y) => {
-                    *w = y;
+        let same_fixed = fixed.same(prev_fixed);
+        // With the same fixed cells, they are applied already, and after a round whose
+        // column/box filter removed nothing (`settled`) nothing changes; else, unless the
+        // box/line filter removes something, nothing does either (the state is the
+        // column/box filter's output), which backends with `BOX_LINE_FIXPOINT` check.
+        if !(same_fixed && settled) {
+            let y = box_line(if same_fixed {
+                *w
+            } else {
+                apply_fixed(*w, fixed)
+            });
+            if !(L::BOX_LINE_FIXPOINT && same_fixed && y.same(*w)) {
+                let z = column_box(y);
+                if !L::LATE_BAND_CHECK && z.any_band_empty() {
+                    return Step::Contradiction;
+                }
+                if !z.same(*w) {
+                    settled = z.same(y);
+                    prev_fixed = fixed;
+                    *w = z;
                     continue;
                 }
             }
         }
-        *w = x;
+        // A fixpoint of the rounds.
+        if L::LATE_BAND_CHECK && w.any_band_empty() {
+            return Step::Contradiction;
+        }
+        if !capacity {
+            return Step::Open;
+        }
+        match triad_capacity(*w) {
+            None => return Step::Contradiction,
+            Some(y) if y.same(*w) => return Step::Open,
+            Some(y) => {
+                *w = y;
+                prev_fixed = none;
+                settled = false;
+            }
+        }
     }
 }
 
@@ -462,25 +506,34 @@ const CONFIGS: [u32; 6] = {
     t
 };
 
-/// For each digit and band: bit p set when permutation p (see [`CONFIGS`]) of the band's
-/// triad matrix is still open.
+/// For each digit and band: the number of open permutations of the band's triad matrix
+/// (0 to 6).
 #[inline(always)]
-fn band_configs<L: Lanes>(w: L) -> L {
+fn band_config_counts<L: Lanes>(w: L) -> L {
     let (o, a, b) = triads(w);
     let (diag, anti) = (L::splat(DIAG), L::splat(ANTI));
-    let mut m = L::splat(0);
-    for (p, (u, mask)) in [
+    let mut n = L::splat(0);
+    for (u, mask) in [
         (o, diag),
         (a, diag),
         (b, diag),
         (o, anti),
         (a, anti),
         (b, anti),
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        m = m.or(L::splat(1 << p).keep_where_zero(u.andnot(mask)));
+    ] {
+        n = n.inc_where_zero(u.andnot(mask));
+    }
+    n
+}
+
+/// Bit p set when permutation p (see [`CONFIGS`]) of the triad matrix of band word `x` is
+/// open.
+#[inline(always)]
+fn band_configs(x: u32) -> u32 {
+    let o = (x | x >> 1 | x >> 2) & T_ALL;
+    let mut m = 0;
+    for (p, &c) in CONFIGS.iter().enumerate() {
+        m |= u32::from(c & !o == 0) << p;
     }
     m
 }
@@ -539,48 +592,66 @@ const fn box_cells(k: usize) -> u32 {
 /// stack is decided.
 #[inline(always)]
 fn config_branch<L: Lanes>(w: L) -> Option<Branch<L>> {
-    let mut h = State::ZERO;
-    let mut ve = State::ZERO;
-    let mut vo = State::ZERO;
-    let hp = band_configs(w);
     let (e, o) = stack_configs(w);
-    // Open patterns summed over the digits: of band b in word b of `th`, of stack s in word
-    // s of `tv` (word s of `e` and `o` holds stack s's patterns in bits 3s..3s+3).
+    // Stack s's patterns in word s: bits 3s..3s+3 from `e`, 9+3s..9+3s+3 from `o` (for
+    // counting: each word numbers them from its own band).
     let stacks = L::pattern([0o7, 0o70, 0o700, 0]);
-    let th = popcount(hp).digit_sum().first_lane();
-    let tv = popcount(e.and(stacks).or(o.and(stacks).shl::<9>()))
-        .digit_sum()
-        .first_lane();
-    hp.store(&mut h);
-    e.store(&mut ve);
-    o.store(&mut vo);
-    // Open patterns of digit d in band or stack k (k = 3.. are the stacks), six bits.
-    let pats = |k: usize, d: usize| -> u32 {
-        if k < 3 {
-            h.w[4 * d + k]
-        } else {
-            let s = 3 * (k - 3);
-            (ve.w[4 * d] >> s & 7) | (vo.w[4 * d] >> s & 7) << 3
-        }
-    };
-    let mut best: Option<(u32, usize)> = None;
+    let sp = e.and(stacks).or(o.and(stacks).shl::<9>());
+    // Open patterns per digit (of band b in word b of `nh`, of stack s in word s of `nv`),
+    // and summed over the digits.
+    let (nh, nv) = (band_config_counts(w), popcount(sp));
+    let th = nh.digit_sum().first_lane();
+    let tv = nv.digit_sum().first_lane();
+    // The band or stack k (3.. are the stacks) with the fewest open patterns over the
+    // digits, more than nine (one per digit: decided), the first on ties; as one minimum
+    // over keys (total, k), branch-free.
+    let mut best = u32::MAX;
     for k in 0..6 {
         let total = if k < 3 { th[k] } else { tv[k - 3] };
-        if total > 9 && best.is_none_or(|x| total < x.0) {
-            best = Some((total, k));
-        }
+        let key = if total > 9 {
+            total << 3 | k as u32
+        } else {
+            u32::MAX
+        };
+        best = best.min(key);
     }
-    let (_, k) = best?;
-    let mut d = 0;
-    let mut dn = u32::MAX;
+    if best == u32::MAX {
+        return None;
+    }
+    let k = (best & 7) as usize;
+    let mut patterns = State::ZERO;
+    let mut counts = State::ZERO;
+    let word = if k < 3 {
+        nh.store(&mut counts);
+        w.store(&mut patterns);
+        k
+    } else {
+        nv.store(&mut counts);
+        // Band word 0 of `e` and `o` holds every stack's patterns (the other words see
+        // the same ones from another band, numbered otherwise).
+        e.or(o.shl::<9>()).store(&mut patterns);
+        k - 3
+    };
+    // Its digit with the fewest open patterns, at least two, the first on ties: the
+    // minimum over keys (count, digit).
+    let mut dbest = u32::MAX;
     for x in 0..9 {
-        let n = pats(k, x).count_ones();
-        if n >= 2 && n < dn {
-            d = x;
-            dn = n;
-        }
+        let n = counts.w[4 * x + word];
+        let key = if n >= 2 { n << 4 | x as u32 } else { u32::MAX };
+        dbest = dbest.min(key);
     }
-    let m = pats(k, d);
+    let (d, dn) = if dbest == u32::MAX {
+        (0, u32::MAX)
+    } else {
+        ((dbest & 15) as usize, dbest >> 4)
+    };
+    // Its open patterns, six bits.
+    let m = if k < 3 {
+        band_configs(patterns.w[4 * d + word])
+    } else {
+        let p = patterns.w[4 * d];
+        (p >> (3 * word) & 7) | (p >> (9 + 3 * word) & 7) << 3
+    };
     let p0 = m.trailing_zeros() as usize % 6;
     let mut take = [0u32; 4];
     let mut skip = [0u32; 4];
@@ -769,7 +840,7 @@ pub(super) fn search<L: Lanes>(
     params: Params,
     solution: &mut State,
 ) -> Found {
-    let mut cur = apply_fixed(L::load(root), L::load(fixed));
+    let mut cur = apply_givens(L::load(root), L::load(fixed));
     let mut sp = 0usize;
     let mut count = 0u32;
     let mut guesses = 0u64;

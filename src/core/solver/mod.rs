@@ -10,7 +10,9 @@
 //! allocates nothing.
 //!
 //! Three backends run the same kernel: AVX-512 intrinsics, AVX2 intrinsics, and portable
-//! code for any machine; the fastest the CPU supports is chosen at run time. They give bit-identical results; see [`Backend`].
+//! 128-bit vectors for any machine (NEON on ARM, SSE2 on x86-64, through the `wide` crate);
+//! the fastest the CPU supports is chosen at run time. They give bit-identical results
+//! (counts, solutions and guesses); see [`Backend`].
 //!
 //! Sources of the ideas (no code taken): the band layout is JCZSolve's (Zhouyundong and
 //! champagne, the Enjoy Sudoku players' forum; also the `sudoku` crate); propagating triads
@@ -55,12 +57,12 @@ pub struct SolveOutcome {
 /// Which implementation of the kernel a [`Solver`] runs. All give the same results.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Backend {
-    /// The fastest one this CPU supports: AVX-512, else AVX2, else scalar.
+    /// The fastest one this CPU supports: AVX-512, else AVX2, else portable.
     #[default]
     Auto,
-    /// Portable code that runs on any machine (the compiler may still vectorize it with
-    /// the baseline instruction set of the target).
-    Scalar,
+    /// Portable 128-bit vector code (the `wide` crate) that runs on any machine: NEON on
+    /// aarch64, SSE2 on x86-64, plain arrays where the target has no vector unit.
+    Portable,
     /// AVX2 intrinsics (x86-64 only).
     Avx2,
     /// AVX-512F intrinsics (x86-64 only).
@@ -68,13 +70,40 @@ pub enum Backend {
 }
 
 impl Backend {
+    /// The backends that name one implementation (every variant but [`Backend::Auto`]),
+    /// fastest first.
+    pub const CONCRETE: [Backend; 3] = [Backend::Avx512, Backend::Avx2, Backend::Portable];
+
     /// True when this backend can run on this machine.
     pub fn is_available(self) -> bool {
         match self {
-            Backend::Auto | Backend::Scalar => true,
+            Backend::Auto | Backend::Portable => true,
             Backend::Avx2 => Engine::avx2().is_some(),
             Backend::Avx512 => Engine::avx512().is_some(),
         }
+    }
+
+    /// The backend a [`Solver::with_backend`] of this one runs on this machine (never
+    /// [`Backend::Auto`]).
+    pub fn resolve(self) -> Backend {
+        Engine::resolve(self).backend()
+    }
+
+    /// The lower-case name the command line and the reports use: `auto`, `portable`,
+    /// `avx2`, `avx512`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Auto => "auto",
+            Backend::Portable => "portable",
+            Backend::Avx2 => "avx2",
+            Backend::Avx512 => "avx512",
+        }
+    }
+}
+
+impl std::fmt::Display for Backend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -113,7 +142,7 @@ impl Engine {
 
     fn resolve(backend: Backend) -> Engine {
         let engine = match backend {
-            Backend::Scalar => None,
+            Backend::Portable => None,
             Backend::Avx2 => Engine::avx2(),
             Backend::Auto | Backend::Avx512 => Engine::avx512().or_else(Engine::avx2),
         };
@@ -122,7 +151,7 @@ impl Engine {
 
     fn backend(self) -> Backend {
         match self {
-            Engine::Portable => Backend::Scalar,
+            Engine::Portable => Backend::Portable,
             #[cfg(target_arch = "x86_64")]
             Engine::Avx2(_) => Backend::Avx2,
             #[cfg(target_arch = "x86_64")]
@@ -196,7 +225,7 @@ impl Solver {
 
     /// A solver using `backend` when this machine supports it; else the fastest one it does
     /// (asking for AVX-512 on an AVX2 machine gives AVX2, anything unavailable at worst the
-    /// scalar backend). [`Solver::backend`] tells which runs; see also
+    /// portable backend). [`Solver::backend`] tells which runs; see also
     /// [`Backend::is_available`].
     pub fn with_backend(backend: Backend) -> Solver {
         Solver {
@@ -205,6 +234,11 @@ impl Solver {
             solution: State::ZERO,
             cancel: Cancel::NEVER,
         }
+    }
+
+    /// Runs later searches with `backend` (resolved as [`Solver::with_backend`] does).
+    pub fn set_backend(&mut self, backend: Backend) {
+        self.engine = Engine::resolve(backend);
     }
 
     /// Makes every later search give up soon after `cancel` is set (its count is then
@@ -459,8 +493,8 @@ mod tests {
     #[test]
     fn backends_resolve_to_what_the_cpu_has() {
         assert_eq!(
-            Solver::with_backend(Backend::Scalar).backend(),
-            Backend::Scalar
+            Solver::with_backend(Backend::Portable).backend(),
+            Backend::Portable
         );
         let auto = Solver::new().backend();
         assert_ne!(auto, Backend::Auto);
