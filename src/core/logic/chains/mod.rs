@@ -648,8 +648,8 @@ fn search_parts<S: Size>(
 
 /// The step [`find`] gives for `level` on `board`, written to `step`, with its chains: the
 /// same search, run again with tracing on (slower; for `explain`), spread as
-/// [`find_spread`] when `spread` is given. `None` when there is
-/// no step or the budget ran out.
+/// [`find_spread`] when `spread` is given. `None` when there is no step or the budget ran
+/// out.
 pub fn trace<S: Size>(
     g: &Geometry<S>,
     board: &Board<S>,
