@@ -256,19 +256,7 @@ impl SvgCanvas {
 
 impl Canvas for SvgCanvas {
     fn fill_rect(&mut self, x: f32, y: f32, w: f32, h: f32, gray: f32) {
-        let (x, y, w, h, fill) = (num(x), num(y), num(w), num(h), gray_colour(gray));
-        let _ = self
-            .writer
-            .create_element("rect")
-            .with_attributes([
-                ("x", x.as_str()),
-                ("y", y.as_str()),
-                ("width", w.as_str()),
-                ("height", h.as_str()),
-                ("fill", fill.as_str()),
-            ])
-            .write_empty();
-        self.writer.get_mut().push(b'\n');
+        self.rect_colour(x, y, w, h, &gray_colour(gray));
     }
 
     fn stroke(&mut self, segments: &[[f32; 4]], width: f32, square_caps: bool) {

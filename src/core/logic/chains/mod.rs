@@ -402,6 +402,20 @@ struct Part<S: Size> {
     ok: bool,
 }
 
+impl<S: Size> Part<S> {
+    /// Readies the part for a run on `board`: its budget is what is left of `whole`.
+    fn ready(&mut self, g: &Geometry<S>, board: &Board<S>, whole: &Budget, tracing: bool) {
+        self.budget = whole.part();
+        self.nest.set_tracing(tracing);
+        self.nest.prepare(g, board);
+    }
+}
+
+/// The cells part `k` of a spread search searches from.
+fn part_cells<S: Size>(k: usize) -> std::ops::Range<usize> {
+    k * S::CELLS / PARTS..(k + 1) * S::CELLS / PARTS
+}
+
 /// Working memory of the chain searches, built once per worker and reused.
 #[derive(Debug)]
 pub struct ChainScratch<S: Size = S81> {
@@ -506,11 +520,7 @@ pub fn find_spread<S: Size>(
                 search_parts(g, board, &src, spec, scratch, budget, sp)
             } else {
                 scratch.nest.prepare(g, board);
-                let nest = if spec.level > 0 {
-                    Some(&mut scratch.nest)
-                } else {
-                    None
-                };
+                let nest = (spec.level > 0).then_some(&mut scratch.nest);
                 forcing::search(
                     g,
                     &src,
@@ -569,16 +579,17 @@ fn search_parts<S: Size>(
     sp.spread(PARTS, &|k| {
         let mut guard = parts[k].lock().unwrap_or_else(|e| e.into_inner());
         let p = &mut *guard;
-        p.budget = whole.part();
-        p.nest.set_tracing(tracing);
-        p.nest.prepare(g, board);
-        let nest = if spec.level > 0 {
-            Some(&mut p.nest)
-        } else {
-            None
-        };
-        let cells = k * S::CELLS / PARTS..(k + 1) * S::CELLS / PARTS;
-        p.ok = forcing::outcomes(g, src, cells, spec, &mut p.eng, nest, &mut p.budget);
+        p.ready(g, board, &whole, tracing);
+        let nest = (spec.level > 0).then_some(&mut p.nest);
+        p.ok = forcing::outcomes(
+            g,
+            src,
+            part_cells::<S>(k),
+            spec,
+            &mut p.eng,
+            nest,
+            &mut p.budget,
+        );
     });
     scratch.shared.clear();
     let mut ok = true;
@@ -600,23 +611,16 @@ fn search_parts<S: Size>(
             let k = wave.start + i;
             let mut guard = parts[k].lock().unwrap_or_else(|e| e.into_inner());
             let p = &mut *guard;
-            p.budget = whole.part();
+            p.ready(g, board, &whole, tracing);
             p.sink.reset_best();
             // The bound came from an earlier part: it wins ties (generation 0).
             p.sink.best = bound.map(|h| Hint { generation: 0, ..h });
             p.sink.tracing = tracing;
-            p.nest.set_tracing(tracing);
-            p.nest.prepare(g, board);
-            let nest = if spec.level > 0 {
-                Some(&mut p.nest)
-            } else {
-                None
-            };
-            let cells = k * S::CELLS / PARTS..(k + 1) * S::CELLS / PARTS;
+            let nest = (spec.level > 0).then_some(&mut p.nest);
             p.ok = forcing::search(
                 g,
                 src,
-                cells,
+                part_cells::<S>(k),
                 spec,
                 &mut p.eng,
                 nest,
