@@ -38,6 +38,7 @@ use super::geometry::{self, Arr, CellBits, Geometry, S81, Size};
 use super::grid::Grid;
 use super::index::{Cell, Digit};
 use super::logic::chains::{self, ChainLevel, ChainScratch, Spread};
+use super::logic::unchanged::Scope;
 use super::logic::{
     Board, Budget, Scratch, Step, Technique, Tenths, aligned_exclusion, bug, fish, intersections,
     singles, subsets, uniqueness, wings,
@@ -139,6 +140,62 @@ impl Producer {
         Producer::Chains(ChainLevel::Nested(3)),
         Producer::Chains(ChainLevel::Nested(4)),
     ];
+
+    /// The producer's place in [`Producer::SE_ORDER`].
+    pub const fn index(self) -> usize {
+        match self {
+            Producer::HiddenSingle => 0,
+            Producer::DirectLocking => 1,
+            Producer::DirectHiddenPair => 2,
+            Producer::NakedSingle => 3,
+            Producer::DirectHiddenTriple => 4,
+            Producer::Locking => 5,
+            Producer::NakedPair => 6,
+            Producer::XWing => 7,
+            Producer::HiddenPair => 8,
+            Producer::NakedTriple => 9,
+            Producer::Swordfish => 10,
+            Producer::HiddenTriple => 11,
+            Producer::XyWing => 12,
+            Producer::XyzWing => 13,
+            Producer::UniqueLoops => 14,
+            Producer::NakedQuad => 15,
+            Producer::Jellyfish => 16,
+            Producer::HiddenQuad => 17,
+            Producer::Bug => 18,
+            Producer::AlignedPair => 19,
+            Producer::Chains(ChainLevel::Cycles) => 20,
+            Producer::AlignedTriple => 21,
+            Producer::Chains(ChainLevel::Nishio) => 22,
+            Producer::Chains(ChainLevel::Multiple) => 23,
+            Producer::Chains(ChainLevel::Dynamic) => 24,
+            Producer::Chains(ChainLevel::Nested(n)) => 24 + n as usize,
+        }
+    }
+
+    /// True for the producers that read only the parts of the board their patterns cover
+    /// (a digit's plane, a house, a few cells and their common peers), so that a search
+    /// after one that found nothing may skip what did not change ([`Scope`]).
+    const fn is_local(self) -> bool {
+        matches!(
+            self,
+            Producer::DirectLocking
+                | Producer::DirectHiddenPair
+                | Producer::DirectHiddenTriple
+                | Producer::Locking
+                | Producer::NakedPair
+                | Producer::XWing
+                | Producer::HiddenPair
+                | Producer::NakedTriple
+                | Producer::Swordfish
+                | Producer::HiddenTriple
+                | Producer::NakedQuad
+                | Producer::Jellyfish
+                | Producer::HiddenQuad
+                | Producer::AlignedPair
+                | Producer::AlignedTriple
+        )
+    }
 
     /// The lowest rating a hint of this producer can have, in tenths.
     pub const fn base_rating(self) -> Tenths {
@@ -502,6 +559,7 @@ impl<S: Size> Grader<S> {
     ) -> Option<(Step<S>, Producer)> {
         self.board = *board;
         self.chains.forget();
+        self.scratch.forget();
         self.find(g, budget).ok().map(|p| (self.step, p))
     }
 
@@ -532,34 +590,53 @@ impl<S: Size> Grader<S> {
     fn run_producer(&mut self, g: &Geometry<S>, p: Producer, budget: &mut Budget) -> bool {
         let b = &self.board;
         let s = &mut self.step;
-        match p {
+        // The producers that read only part of the board search only what changed since
+        // they last found nothing ([`unchanged`]).
+        let local = |i: usize| p.is_local().then_some(i);
+        let slot = local(p.index());
+        let scope = match slot {
+            Some(i) => self.scratch.since[i].scope(g, b),
+            None => Scope::everything(g),
+        };
+        let sc = &scope;
+        let found = match p {
             Producer::HiddenSingle => singles::find_hidden_single(g, b, s),
-            Producer::DirectLocking => intersections::find_locked_candidates(g, b, true, s),
-            Producer::DirectHiddenPair => subsets::find_hidden_subset(g, b, 2, true, s),
+            Producer::DirectLocking => intersections::find_locked_candidates(g, b, true, sc, s),
+            Producer::DirectHiddenPair => subsets::find_hidden_subset(g, b, 2, true, sc, s),
             Producer::NakedSingle => singles::find_naked_single(b, s),
-            Producer::DirectHiddenTriple => subsets::find_hidden_subset(g, b, 3, true, s),
-            Producer::Locking => intersections::find_locked_candidates(g, b, false, s),
-            Producer::NakedPair => subsets::find_naked_subset(g, b, 2, s),
-            Producer::XWing => fish::find_fish(g, b, 2, s),
-            Producer::HiddenPair => subsets::find_hidden_subset(g, b, 2, false, s),
-            Producer::NakedTriple => subsets::find_naked_subset(g, b, 3, s),
-            Producer::Swordfish => fish::find_fish(g, b, 3, s),
-            Producer::HiddenTriple => subsets::find_hidden_subset(g, b, 3, false, s),
+            Producer::DirectHiddenTriple => subsets::find_hidden_subset(g, b, 3, true, sc, s),
+            Producer::Locking => intersections::find_locked_candidates(g, b, false, sc, s),
+            Producer::NakedPair => subsets::find_naked_subset(g, b, 2, sc, s),
+            Producer::XWing => fish::find_fish(g, b, 2, sc, s),
+            Producer::HiddenPair => subsets::find_hidden_subset(g, b, 2, false, sc, s),
+            Producer::NakedTriple => subsets::find_naked_subset(g, b, 3, sc, s),
+            Producer::Swordfish => fish::find_fish(g, b, 3, sc, s),
+            Producer::HiddenTriple => subsets::find_hidden_subset(g, b, 3, false, sc, s),
             Producer::XyWing => wings::find_xy_wing(g, b, false, s),
             Producer::XyzWing => wings::find_xy_wing(g, b, true, s),
             Producer::UniqueLoops => {
                 uniqueness::find_unique_loop(g, b, &mut self.scratch.loops, budget, s)
             }
-            Producer::NakedQuad => subsets::find_naked_subset(g, b, 4, s),
-            Producer::Jellyfish => fish::find_fish(g, b, 4, s),
-            Producer::HiddenQuad => subsets::find_hidden_subset(g, b, 4, false, s),
+            Producer::NakedQuad => subsets::find_naked_subset(g, b, 4, sc, s),
+            Producer::Jellyfish => fish::find_fish(g, b, 4, sc, s),
+            Producer::HiddenQuad => subsets::find_hidden_subset(g, b, 4, false, sc, s),
             Producer::Bug => bug::find_bug(g, b, s),
-            Producer::AlignedPair => aligned_exclusion::find_aligned_pair(g, b, budget, s),
-            Producer::AlignedTriple => aligned_exclusion::find_aligned_triple(g, b, budget, s),
+            Producer::AlignedPair => aligned_exclusion::find_aligned_pair(g, b, sc, budget, s),
+            Producer::AlignedTriple => aligned_exclusion::find_aligned_triple(g, b, sc, budget, s),
             Producer::Chains(level) => {
                 chains::find_spread(g, b, level, &mut self.chains, budget, s, self.spread)
             }
+        };
+        // Aligned exclusions skip cells next to a naked single, which the grader never
+        // leaves when it asks them; a board with one is not remembered, to stay exact.
+        if let Some(i) = slot
+            && !found
+            && !budget.exhausted()
+            && !singles::has_naked_single(b)
+        {
+            self.scratch.since[i].record(b);
         }
+        found
     }
 
     fn run(
@@ -574,6 +651,7 @@ impl<S: Size> Grader<S> {
         *out = Rating::default();
         let mut budget = Budget::new(limit).with_cancel(self.cancel);
         self.chains.forget();
+        self.scratch.forget();
         if givens_conflict(g, values) {
             out.outcome = Outcome::Invalid;
             return;

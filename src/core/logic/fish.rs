@@ -8,6 +8,7 @@
 //! inside; a digit is only tried when at least `2n` of its nine places are still open; every
 //! base line must hold at least two candidates.
 
+use super::unchanged::Scope;
 use super::{Board, Step, Technique, combos};
 use crate::core::geometry::{CellBits, FishSystem, Geometry, Size};
 use crate::core::index::Digit;
@@ -26,16 +27,18 @@ fn line_masks<S: Size>(sys: &FishSystem<S>, plane: S::Set) -> [[u16; 9]; 2] {
     m
 }
 
-/// The first fish of size `degree` (2..=4) that removes something. On Samurai, each grid's
-/// rows and columns form a system of their own, searched grid by grid.
+/// The first fish of size `degree` (2..=4) that removes something, on the digits whose
+/// plane `scope` says changed (a fish reads nothing else). On Samurai, each grid's rows and
+/// columns form a system of their own, searched grid by grid.
 pub fn find_fish<S: Size>(
     g: &Geometry<S>,
     board: &Board<S>,
     degree: u32,
+    scope: &Scope<S>,
     step: &mut Step<S>,
 ) -> bool {
     for sys in g.fish_systems() {
-        if find_in(g, sys, board, degree, step) {
+        if find_in(g, sys, board, degree, scope, step) {
             return true;
         }
     }
@@ -47,6 +50,7 @@ fn find_in<S: Size>(
     sys: &FishSystem<S>,
     board: &Board<S>,
     degree: u32,
+    scope: &Scope<S>,
     step: &mut Step<S>,
 ) -> bool {
     // Per digit: line masks, and the base lines that can take part (2..=degree places:
@@ -54,7 +58,7 @@ fn find_in<S: Size>(
     let mut masks = [[[0u16; 9]; 2]; 9];
     let mut allowed = [[0u16; 2]; 9];
     for d in Digit::all() {
-        if (board.placed(d) & sys.cells).len() + degree * 2 > 9 {
+        if !scope.has_digit(d) || (board.placed(d) & sys.cells).len() + degree * 2 > 9 {
             continue;
         }
         let m = line_masks(sys, board.plane(d));
@@ -151,7 +155,7 @@ mod tests {
             }
         }
         let mut s = Step::default();
-        assert!(find_fish(cg(), &b, 2, &mut s));
+        assert!(find_fish(cg(), &b, 2, &Scope::everything(cg()), &mut s));
         assert_eq!(s.technique, Technique::XWing);
         assert_eq!(s.difficulty, 32);
         assert!(s.base.contains(House::row(1).index()) && s.base.contains(House::row(5).index()));
@@ -166,7 +170,10 @@ mod tests {
                 "r5c7<>7", "r7c3<>7", "r7c7<>7", "r8c3<>7", "r8c7<>7", "r9c3<>7", "r9c7<>7"
             ]
         );
-        assert!(!find_fish(cg(), &b, 3, &mut s), "no swordfish");
+        assert!(
+            !find_fish(cg(), &b, 3, &Scope::everything(cg()), &mut s),
+            "no swordfish"
+        );
     }
 
     #[test]
@@ -181,8 +188,11 @@ mod tests {
             }
         }
         let mut s = Step::default();
-        assert!(!find_fish(cg(), &b, 2, &mut s), "no x-wing");
-        assert!(find_fish(cg(), &b, 3, &mut s));
+        assert!(
+            !find_fish(cg(), &b, 2, &Scope::everything(cg()), &mut s),
+            "no x-wing"
+        );
+        assert!(find_fish(cg(), &b, 3, &Scope::everything(cg()), &mut s));
         assert_eq!(s.technique, Technique::Swordfish);
         assert_eq!(s.difficulty, 38);
         assert_eq!(s.elimination_count(), 18);

@@ -13,6 +13,7 @@
 //! Search order (SE `Locking`, as in SukakuExplainer): house kinds (box, column), (box, row),
 //! (column, box), (row, box); then digits 1-9; then the first house, then the second.
 
+use super::unchanged::Scope;
 use super::{Board, Step, Technique};
 use crate::core::geometry::{CellBits, Geometry, Size};
 use crate::core::index::Digit;
@@ -23,11 +24,13 @@ use crate::core::index::Digit;
 /// The pairs of houses come from the geometry's locking groups: on the classic grid SE's
 /// four kinds of pairs; other shapes add the pairs of their extra houses (a diagonal or a
 /// window with a box, two lines of different Samurai grids sharing a box). A step whose
-/// first house is a block (box, region, window) is pointing, else claiming.
+/// first house is a block (box, region, window) is pointing, else claiming. Only the
+/// digits whose plane `scope` says changed are searched (nothing else is read).
 pub fn find_locked_candidates<S: Size>(
     g: &Geometry<S>,
     board: &Board<S>,
     direct: bool,
+    scope: &Scope<S>,
     step: &mut Step<S>,
 ) -> bool {
     for group in g.lock_groups() {
@@ -35,6 +38,9 @@ pub fn find_locked_candidates<S: Size>(
             continue;
         }
         for d in Digit::all() {
+            if !scope.has_digit(d) {
+                continue;
+            }
             let plane = board.plane(d);
             for &(h1, h2) in group {
                 let house1 = g.house(h1 as usize);
@@ -126,7 +132,13 @@ mod tests {
             b.eliminate(Cell::at(2, c), Digit::new(4));
         }
         let mut s = Step::default();
-        assert!(find_locked_candidates(cg(), &b, false, &mut s));
+        assert!(find_locked_candidates(
+            cg(),
+            &b,
+            false,
+            &Scope::everything(cg()),
+            &mut s
+        ));
         assert_eq!(s.technique, Technique::Pointing);
         assert_eq!(s.difficulty, 26);
         assert_eq!(
@@ -139,7 +151,13 @@ mod tests {
             s.base.contains(House::boxed(0).index()) && s.cover.contains(House::row(1).index())
         );
         // Not direct: box 2 and box 3 keep many places after the removal.
-        assert!(!find_locked_candidates(cg(), &b, true, &mut s));
+        assert!(!find_locked_candidates(
+            cg(),
+            &b,
+            true,
+            &Scope::everything(cg()),
+            &mut s
+        ));
     }
 
     #[test]
@@ -151,7 +169,13 @@ mod tests {
         }
         // Make sure no pointing comes first: boxes 1 and 2 still have 6 in rows 2, 3.
         let mut s = Step::default();
-        assert!(find_locked_candidates(cg(), &b, false, &mut s));
+        assert!(find_locked_candidates(
+            cg(),
+            &b,
+            false,
+            &Scope::everything(cg()),
+            &mut s
+        ));
         assert_eq!(s.technique, Technique::Claiming);
         assert_eq!(s.difficulty, 28);
         assert_eq!(
@@ -177,7 +201,13 @@ mod tests {
             b.eliminate(Cell::at(r, c), two);
         }
         let mut s = Step::default();
-        assert!(find_locked_candidates(cg(), &b, true, &mut s));
+        assert!(find_locked_candidates(
+            cg(),
+            &b,
+            true,
+            &Scope::everything(cg()),
+            &mut s
+        ));
         assert_eq!(s.technique, Technique::DirectPointing);
         assert_eq!(s.difficulty, 17);
         assert_eq!(s.placement, Some((Cell::at(4, 1), two)));
@@ -189,7 +219,19 @@ mod tests {
     #[test]
     fn nothing_on_an_empty_board() {
         let mut s = Step::default();
-        assert!(!find_locked_candidates(cg(), &Board::EMPTY, false, &mut s));
-        assert!(!find_locked_candidates(cg(), &Board::EMPTY, true, &mut s));
+        assert!(!find_locked_candidates(
+            cg(),
+            &Board::EMPTY,
+            false,
+            &Scope::everything(cg()),
+            &mut s
+        ));
+        assert!(!find_locked_candidates(
+            cg(),
+            &Board::EMPTY,
+            true,
+            &Scope::everything(cg()),
+            &mut s
+        ));
     }
 }

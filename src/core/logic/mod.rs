@@ -65,6 +65,7 @@ pub mod intersections;
 pub mod render;
 pub mod singles;
 pub mod subsets;
+pub mod unchanged;
 pub mod uniqueness;
 pub mod wings;
 
@@ -742,6 +743,8 @@ impl Budget {
 #[derive(Clone, Debug)]
 pub struct Scratch<S: Size = S81> {
     pub(crate) loops: uniqueness::LoopScratch<S>,
+    /// Per producer (grader order), the board of its last search that found nothing.
+    pub(crate) since: [unchanged::Since<S>; 29],
 }
 
 impl<S: Size> Default for Scratch<S> {
@@ -755,6 +758,15 @@ impl<S: Size> Scratch<S> {
     pub fn new() -> Scratch<S> {
         Scratch {
             loops: uniqueness::LoopScratch::new(),
+            since: [unchanged::Since::default(); 29],
+        }
+    }
+
+    /// Forgets what the producers remember of the boards they searched before: called
+    /// at the start of every rating, so that no rating depends on the ones before it.
+    pub(crate) fn forget(&mut self) {
+        for s in &mut self.since {
+            s.forget();
         }
     }
 }

@@ -48,16 +48,26 @@ pub fn find_hidden_single<S: Size>(g: &Geometry<S>, board: &Board<S>, step: &mut
     false
 }
 
-/// The first naked single in cell order (SE `NakedSingle`).
-pub fn find_naked_single<S: Size>(board: &Board<S>, step: &mut Step<S>) -> bool {
-    // Bit-sliced count over the nine planes: cells with exactly one candidate.
+/// True when some empty cell has exactly one candidate left.
+pub fn has_naked_single<S: Size>(board: &Board<S>) -> bool {
+    !naked_singles(board).is_empty()
+}
+
+/// The empty cells with exactly one candidate: a bit-sliced count over the nine planes.
+#[inline]
+fn naked_singles<S: Size>(board: &Board<S>) -> S::Set {
     let (mut one, mut two) = (S::Set::EMPTY, S::Set::EMPTY);
     for d in Digit::all() {
         let p = board.plane(d);
         two |= one & p;
         one |= p;
     }
-    let Some(c) = (one - two).first() else {
+    one - two
+}
+
+/// The first naked single in cell order (SE `NakedSingle`).
+pub fn find_naked_single<S: Size>(board: &Board<S>, step: &mut Step<S>) -> bool {
+    let Some(c) = naked_singles(board).first() else {
         return false;
     };
     let Some(d) = board.candidates(c).first() else {

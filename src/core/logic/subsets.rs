@@ -15,6 +15,7 @@
 //! in the order of SE's `Permutations`. Eliminations stay inside the house where the subset
 //! was found, even when its cells share a second house.
 
+use super::unchanged::Scope;
 use super::{Board, Step, Technique, combos};
 use crate::core::bitboard::DigitSet;
 use crate::core::geometry::{CellBits, Geometry, HouseDef, Size};
@@ -42,16 +43,18 @@ fn within(mask: u16, allowed: u16) -> bool {
     mask & !allowed == 0
 }
 
-/// The first naked subset of size `degree` (2..=4) that removes something.
+/// The first naked subset of size `degree` (2..=4) that removes something, in the houses
+/// with a cell `scope` says changed (a subset reads nothing outside its house).
 pub fn find_naked_subset<S: Size>(
     g: &Geometry<S>,
     board: &Board<S>,
     degree: u32,
+    scope: &Scope<S>,
     step: &mut Step<S>,
 ) -> bool {
     for &hi in g.order_bcr() {
         let h = g.house(hi as usize);
-        if board.empty_in(h.set) < 2 * degree {
+        if !scope.touches(h.set) || board.empty_in(h.set) < 2 * degree {
             continue;
         }
         let (_, cand) = house_masks(board, h);
@@ -106,16 +109,21 @@ pub fn find_naked_subset<S: Size>(
 }
 
 /// The first hidden subset of size `degree` (2..=4) that removes something; with
-/// `direct`, the first direct hidden subset (only 2 and 3 are used by SE).
+/// `direct`, the first direct hidden subset (only 2 and 3 are used by SE). Only the houses
+/// with a cell `scope` says changed are searched.
 pub fn find_hidden_subset<S: Size>(
     g: &Geometry<S>,
     board: &Board<S>,
     degree: u32,
     direct: bool,
+    scope: &Scope<S>,
     step: &mut Step<S>,
 ) -> bool {
     for &hi in g.order_bcr() {
         let h = g.house(hi as usize);
+        if !scope.touches(h.set) {
+            continue;
+        }
         let n_empty = board.empty_in(h.set);
         if !(n_empty > 2 * degree || (direct && n_empty > degree)) {
             continue;
@@ -229,7 +237,13 @@ mod tests {
     fn naked_pair_found_in_box_first() {
         let b = pair_board();
         let mut s = Step::default();
-        assert!(find_naked_subset(cg(), &b, 2, &mut s));
+        assert!(find_naked_subset(
+            cg(),
+            &b,
+            2,
+            &Scope::everything(cg()),
+            &mut s
+        ));
         assert_eq!(s.technique, Technique::NakedPair);
         assert_eq!(s.difficulty, 30);
         // Box 1 comes before row 1 in SE's order: only the box loses 1 and 2.
@@ -253,14 +267,27 @@ mod tests {
         }
         let mut s = Step::default();
         // Box 5 holds r5c4, r5c5 too, but 8 and 9 have other places in box 5.
-        assert!(find_hidden_subset(cg(), &b, 2, false, &mut s));
+        assert!(find_hidden_subset(
+            cg(),
+            &b,
+            2,
+            false,
+            &Scope::everything(cg()),
+            &mut s
+        ));
         assert_eq!(s.technique, Technique::HiddenPair);
         assert_eq!(s.difficulty, 34);
         assert!(s.base.contains(House::row(4).index()));
         assert_eq!(s.elimination_count(), 14);
         assert!(s.eliminations[0].contains(Cell::at(4, 3)));
         // No naked pair exists here.
-        assert!(!find_naked_subset(cg(), &b, 2, &mut s));
+        assert!(!find_naked_subset(
+            cg(),
+            &b,
+            2,
+            &Scope::everything(cg()),
+            &mut s
+        ));
     }
 
     fn row_one_board(direct: bool) -> Board {
@@ -281,7 +308,14 @@ mod tests {
     fn direct_hidden_pair_places_the_following_single() {
         let b = row_one_board(true);
         let mut s = Step::default();
-        assert!(find_hidden_subset(cg(), &b, 2, true, &mut s));
+        assert!(find_hidden_subset(
+            cg(),
+            &b,
+            2,
+            true,
+            &Scope::everything(cg()),
+            &mut s
+        ));
         assert_eq!(s.technique, Technique::DirectHiddenPair);
         assert_eq!(s.difficulty, 20);
         assert_eq!(s.placement, Some((Cell::at(0, 7), Digit::new(8))));
@@ -293,8 +327,22 @@ mod tests {
     fn hidden_pair_without_single_is_not_direct() {
         let b = row_one_board(false);
         let mut s = Step::default();
-        assert!(!find_hidden_subset(cg(), &b, 2, true, &mut s));
+        assert!(!find_hidden_subset(
+            cg(),
+            &b,
+            2,
+            true,
+            &Scope::everything(cg()),
+            &mut s
+        ));
         // Row 1 has only four empty cells: SE does not look for a plain hidden pair there.
-        assert!(!find_hidden_subset(cg(), &b, 2, false, &mut s));
+        assert!(!find_hidden_subset(
+            cg(),
+            &b,
+            2,
+            false,
+            &Scope::everything(cg()),
+            &mut s
+        ));
     }
 }
