@@ -60,9 +60,15 @@ pub(crate) struct CycleScratch<S: Size> {
     pend_off: Vec<u32>,
     /// Cycles found: the closing "off" node and the cause of its link back to the start.
     found: Vec<(u32, Cause)>,
-    /// Indexed "off" potentials, per digit and per cell.
+    /// Indexed "off" potentials, per digit and per cell. Those that imply nothing on this
+    /// pass's links count as indexed from the start: they could only be leaves of the
+    /// tree, no chain goes through them, and leaving them out spares most of the search's
+    /// work (SE keeps them, to the same effect).
     off_planes: [S::Set; 9],
     off_cells: S::Cells<u16>,
+    /// The candidates whose "off" implies nothing on this pass's links.
+    dead_planes: [S::Set; 9],
+    dead_cells: S::Cells<u16>,
     /// The "on" potentials each "off" one implies on the (static) grid, for the current
     /// pass.
     links: Links,
@@ -127,6 +133,8 @@ impl<S: Size> CycleScratch<S> {
             found: Vec::with_capacity(256),
             off_planes: [S::Set::EMPTY; 9],
             off_cells: S::Cells::splat(0),
+            dead_planes: [S::Set::EMPTY; 9],
+            dead_cells: S::Cells::splat(0),
             links: Links::new(n),
             pdist: vec![[u8::MAX; MAX_IMPLIED]; n],
             pstamp: vec![0; n],
@@ -137,9 +145,10 @@ impl<S: Size> CycleScratch<S> {
     fn reset(&mut self) {
         for n in &self.nodes {
             self.on_idx[n.cand as usize] = NONE;
-            self.off_cells[cell_of(n.cand)] = 0;
+            let c = cell_of(n.cand);
+            self.off_cells[c] = self.dead_cells[c];
         }
-        self.off_planes = [S::Set::EMPTY; 9];
+        self.off_planes = self.dead_planes;
         self.nodes.clear();
         self.pend_on.clear();
         self.pend_off.clear();
@@ -162,6 +171,33 @@ impl<S: Size> CycleScratch<S> {
             bloom: if on { up } else { up | bloom_bit(cand) },
         });
         i
+    }
+
+    /// Builds this pass's links on `cur` and notes the candidates whose "off" implies
+    /// nothing.
+    fn build_links(&mut self, g: &Geometry<S>, cur: &Cands<S>, y: bool, x: bool) {
+        self.links.build(g, cur, y, x);
+        self.reset();
+        for c in 0..S::CELLS {
+            let mut dead = 0u16;
+            for d in cur.cells[c] {
+                if self.links.get(cand_of(c, d.index())).is_empty() {
+                    dead |= 1 << d.index();
+                }
+            }
+            self.dead_cells[c] = dead;
+            self.off_cells[c] = dead;
+        }
+        for d in 0..9 {
+            let mut p = S::Set::EMPTY;
+            for cell in cur.planes[d] {
+                if self.dead_cells[cell.index()] & (1 << d) != 0 {
+                    p.insert(cell);
+                }
+            }
+            self.dead_planes[d] = p;
+        }
+        self.off_planes = self.dead_planes;
     }
 
     /// Indexes a new "off" potential and queues it.
@@ -499,7 +535,7 @@ pub(crate) fn search<S: Size>(
         if sink.limit(cycle_base, key) < 4 && (!x || sink.limit(chain_base, key) < 4) {
             continue;
         }
-        sc.links.build(g, cur, y, x);
+        sc.build_links(g, cur, y, x);
         sc.pass = sc.pass.wrapping_add(1);
         if sc.pass == 0 {
             sc.pstamp.iter_mut().for_each(|p| *p = 0);
