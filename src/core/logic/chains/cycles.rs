@@ -30,7 +30,7 @@ use super::potentials::{
 use super::trace::{self, ChainTrace, TraceKind};
 use super::{Hint, Sink, rule_parents_of};
 use crate::core::bitboard::DigitSet;
-use crate::core::geometry::{Arr, CandBits, CellBits, Geometry, MAX_CELL_HOUSES, Size};
+use crate::core::geometry::{Arr, CandBits, CellBits, Geometry, Size};
 use crate::core::index::{Cell, Digit};
 use crate::core::logic::{Budget, Technique, Tenths, length_bonus};
 
@@ -87,22 +87,20 @@ impl<S: Size> Default for CycleScratch<S> {
 }
 
 /// The "off" potentials an "on" one implies, as sets (see
-/// [`CycleScratch::implied_offs`]): the cell's other candidates, and the digit's places in
-/// each house of the cell not in an earlier house (SE's order).
+/// [`CycleScratch::implied_offs`]): the cell's other candidates, and the digit's places
+/// among the cell's peers (each belongs to the first of the cell's houses holding it, in
+/// SE's order).
 struct Offs<S: Size> {
     c: usize,
     d: usize,
     others: u16,
     peers: S::Set,
-    n: usize,
-    parts: [S::Set; MAX_CELL_HOUSES],
-    houses: [u8; MAX_CELL_HOUSES],
 }
 
 impl<S: Size> Offs<S> {
     /// Whether candidate `q` is among them: its cause and its rank in SE's order.
     #[inline]
-    fn find(&self, q: u16) -> Option<(Cause, u32)> {
+    fn find(&self, g: &Geometry<S>, q: u16) -> Option<(Cause, u32)> {
         let (qc, qd) = (cell_of(q), digit_of(q));
         if qc == self.c {
             return (qd != self.d && self.others & (1 << qd) != 0)
@@ -112,8 +110,11 @@ impl<S: Size> Offs<S> {
         if qd != self.d || !self.peers.contains(x) {
             return None;
         }
-        let k = self.parts[..self.n].iter().position(|p| p.contains(x))?;
-        let cause = Cause::region(usize::from(self.houses[k]));
+        let ids = g.cell_houses(Cell::from_index(self.c)).ids();
+        let k = ids
+            .iter()
+            .position(|&h| g.house_set(usize::from(h)).contains(x))?;
+        let cause = Cause::region(usize::from(ids[k]));
         Some((cause, (k as u32 + 1) * 1024 + qc as u32))
     }
 }
@@ -224,31 +225,18 @@ impl<S: Size> CycleScratch<S> {
         let cell = Cell::from_index(c);
         let mut plane = cur.planes[d];
         plane.remove(cell);
-        let peers = plane & g.peers(cell);
-        let mut parts = [S::Set::EMPTY; MAX_CELL_HOUSES];
-        let mut houses = [0u8; MAX_CELL_HOUSES];
-        let mut seen = S::Set::EMPTY;
-        let ids = g.cell_houses(cell).ids();
-        for (k, &h) in ids.iter().enumerate() {
-            let hs = g.house_set(h as usize);
-            parts[k] = (peers & hs) - seen;
-            houses[k] = h;
-            seen |= hs;
-        }
         Offs {
             c,
             d,
             others,
-            peers,
-            n: ids.len(),
-            parts,
-            houses,
+            peers: plane & g.peers(cell),
         }
     }
 
-    /// Indexes and queues, in SE's order, the "off" potentials of `o` not met yet.
+    /// Indexes and queues, in SE's order, the "off" potentials of `o` not met yet: the
+    /// cell's, then each house's in the cell's house order.
     #[inline]
-    fn register_new(&mut self, o: &Offs<S>, p: u32) {
+    fn register_new(&mut self, g: &Geometry<S>, o: &Offs<S>, p: u32) {
         let mut fresh = o.others & !self.off_cells[o.c];
         while fresh != 0 {
             let e = fresh.trailing_zeros() as usize;
@@ -259,10 +247,13 @@ impl<S: Size> CycleScratch<S> {
         if new.is_empty() {
             return;
         }
-        for (part, &h) in o.parts[..o.n].iter().zip(&o.houses) {
-            for x in new & *part {
+        let mut seen = S::Set::EMPTY;
+        for &h in g.cell_houses(Cell::from_index(o.c)).ids() {
+            let hs = g.house_set(usize::from(h));
+            for x in (new & hs) - seen {
                 self.register_off(cand_of(x.index(), o.d), Cause::region(usize::from(h)), p);
             }
+            seen |= hs;
         }
     }
 
@@ -336,7 +327,7 @@ impl<S: Size> CycleScratch<S> {
                 let o = self.implied_offs(g, cur, p, y);
                 if want_chain
                     && target == NONE
-                    && let Some((cause, _)) = o.find(start)
+                    && let Some((cause, _)) = o.find(g, start)
                 {
                     target = self.push(start, false, cause, p);
                 }
@@ -345,7 +336,7 @@ impl<S: Size> CycleScratch<S> {
                     let mut hits = [(0u32, 0usize, Cause::ASSUMPTION); MAX_IMPLIED];
                     let mut nh = 0;
                     for (j, cl) in closers[..n_closers].iter().enumerate() {
-                        if let Some((cause, rank)) = o.find(cl.cand) {
+                        if let Some((cause, rank)) = o.find(g, cl.cand) {
                             hits[nh] = (rank, j, cause);
                             nh += 1;
                         }
@@ -359,7 +350,7 @@ impl<S: Size> CycleScratch<S> {
                         }
                     }
                 }
-                self.register_new(&o, p);
+                self.register_new(g, &o, p);
             }
             self.pend_on.clear();
             if !budget.charge(self.pend_off.len() as u64 / 4 + 1) {
@@ -429,11 +420,11 @@ impl<S: Size> CycleScratch<S> {
                     let p = self.pend_on[k];
                     k += 1;
                     let o = self.implied_offs(g, cur, p, y);
-                    if start_on && let Some((cause, _)) = o.find(start) {
+                    if start_on && let Some((cause, _)) = o.find(g, start) {
                         target = self.push(start, false, cause, p);
                         break;
                     }
-                    self.register_new(&o, p);
+                    self.register_new(g, &o, p);
                 }
                 if target != NONE {
                     return Some(Ok(target));
