@@ -21,6 +21,8 @@
 mod kernel;
 mod portable;
 mod shape;
+#[cfg(target_arch = "x86_64")]
+mod shape_avx512;
 
 pub use shape::ShapeSolver;
 
