@@ -13,7 +13,8 @@
 //! Cross-band moves are in-lane dword shuffles; sums over the digits combine the five
 //! vectors, then swap the two 128-bit halves. It serves x86-64 machines without AVX-512.
 //!
-//! This module and `avx512` hold the solver's only `unsafe` code. Every intrinsic here needs
+//! This module and `avx512` hold the classic solver's only `unsafe` code (the generic
+//! solver's is in `shape_avx512`). Every intrinsic here needs
 //! AVX2; the [`Avx2`] operations are reached only through [`search`], whose only caller
 //! holds an [`Avx2Token`], which exists only after run-time detection of the features that
 //! `search` enables.

@@ -10,7 +10,8 @@
 //! Cross-band moves are in-lane dword shuffles; sums over the digits are three-input
 //! logic (`vpternlogd`) across the vectors, then two 128-bit lane swaps.
 //!
-//! This module and `avx2` hold the solver's only `unsafe` code. Every intrinsic here needs
+//! This module and `avx2` hold the classic solver's only `unsafe` code (the generic
+//! solver's is in `shape_avx512`). Every intrinsic here needs
 //! AVX-512F; the [`Avx512`] operations are reached only through [`search`], whose only
 //! caller holds an [`Avx512Token`], which exists only after run-time detection of the
 //! features that `search` enables.
