@@ -1,7 +1,8 @@
 //! Rates puzzle files with the grader and compares with reference Sudoku Explainer ratings.
 //!
 //! ```text
-//! cargo run --release --example rate -- [--budget N] [--mismatches] [--steps] FILE...
+//! cargo run --release --example rate -- [--budget N] [--mismatches] [--steps]
+//!     [--band-by reference|ours] [--bands X,Y,...] [--cpu-time] [--summary] FILE...
 //! ```
 //!
 //! Each FILE holds one puzzle per line, optionally followed by tab-separated reference
@@ -9,7 +10,14 @@
 //! the share of puzzles whose ER, EP, ED match exactly, within 0.1 and within 0.5, and a
 //! confusion table of levels (reference by row, ours by column); with `--mismatches`, every
 //! puzzle whose ER differs. Without references it prints each puzzle with its ratings.
-//! Always prints the time spent grading and puzzles per second (one thread).
+//! Always prints the time spent grading and puzzles per second (one thread), and a table per
+//! ER band: puzzles, exact share, lower bounds, puzzles/s and the slowest puzzle.
+//!
+//! `--band-by ours` bands by our ER even when the file has references (default: the
+//! reference ER when given, else ours). `--bands 2.0,4.5,6.5,9.0` replaces the default bands
+//! by these upper bounds (here <=2.0, 2.1-4.5, 4.6-6.5, 6.6-9.0, >9.0). `--cpu-time` times
+//! grading on the thread's CPU clock instead of the wall clock. `--summary` leaves out the
+//! per-puzzle lines of files without references (`scripts/bench-grade.sh` uses all four).
 
 use std::time::Instant;
 
@@ -65,11 +73,49 @@ const BANDS: [(u8, u8, &str); 8] = [
     (116, 255, ">=11.6"),
 ];
 
-fn band_index(er: u8) -> usize {
-    BANDS
+fn band_index(bands: &[(u8, u8, String)], er: u8) -> usize {
+    bands
         .iter()
         .position(|&(lo, hi, _)| (lo..=hi).contains(&er))
         .unwrap_or(0)
+}
+
+/// Bands from ascending upper bounds in ER (`2.0,4.5`: <=2.0, 2.1-4.5, >4.5).
+fn parse_bands(list: &str) -> Option<Vec<(u8, u8, String)>> {
+    let mut bounds = Vec::new();
+    for v in list.split(',') {
+        let t = parse_tenths(v)?;
+        if bounds.last().is_some_and(|&b| t <= b) || t >= 250 {
+            return None;
+        }
+        bounds.push(t);
+    }
+    let shown = |t: u8| Shown::new(t, false).to_string();
+    let mut bands = Vec::new();
+    let mut lo = 0u8;
+    for &hi in &bounds {
+        let name = if lo == 0 {
+            format!("<={}", shown(hi))
+        } else {
+            format!("{}-{}", shown(lo), shown(hi))
+        };
+        bands.push((lo, hi, name));
+        lo = hi + 1;
+    }
+    bands.push((lo, 255, format!(">{}", shown(lo - 1))));
+    Some(bands)
+}
+
+/// Time on the calling thread's CPU clock.
+fn thread_cpu_time() -> std::time::Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec for the call.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
+    std::time::Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
 /// Puzzles, exact ratings, lower bounds, time and slowest puzzle of one ER band.
@@ -86,6 +132,13 @@ fn main() {
     let mut budget = DEFAULT_BUDGET;
     let mut mismatches = false;
     let mut show_steps = false;
+    let mut band_by_ours = false;
+    let mut bands_def: Vec<(u8, u8, String)> = BANDS
+        .iter()
+        .map(|&(lo, hi, n)| (lo, hi, n.to_string()))
+        .collect();
+    let mut cpu_time = false;
+    let mut summary = false;
     let mut files = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -98,6 +151,23 @@ fn main() {
             }
             "--mismatches" => mismatches = true,
             "--steps" => show_steps = true,
+            "--band-by" => match args.next().as_deref() {
+                Some("ours") => band_by_ours = true,
+                Some("reference") => band_by_ours = false,
+                v => {
+                    eprintln!("--band-by: expected `reference` or `ours`, got {v:?}");
+                    std::process::exit(2);
+                }
+            },
+            "--bands" => match args.next().as_deref().and_then(parse_bands) {
+                Some(b) => bands_def = b,
+                None => {
+                    eprintln!("--bands: expected ascending ER upper bounds, e.g. 2.0,4.5,6.5,9.0");
+                    std::process::exit(2);
+                }
+            },
+            "--cpu-time" => cpu_time = true,
+            "--summary" => summary = true,
             _ => files.push(a),
         }
     }
@@ -127,7 +197,7 @@ fn main() {
         let mut slowest = (std::time::Duration::ZERO, String::new());
         let mut work = 0u64;
         let mut per_level = [(0usize, std::time::Duration::ZERO); 6];
-        let mut bands: Vec<Band> = vec![Band::default(); BANDS.len()];
+        let mut bands: Vec<Band> = vec![Band::default(); bands_def.len()];
         for line in text.lines() {
             let line = line.trim_end();
             if line.is_empty() || line.starts_with('#') {
@@ -145,13 +215,20 @@ fn main() {
                 eprintln!("{file}: {p} has {} solutions", sol.count);
                 continue;
             }
-            let t0 = Instant::now();
+            let (t0, c0) = if cpu_time {
+                (None, thread_cpu_time())
+            } else {
+                (Some(Instant::now()), std::time::Duration::ZERO)
+            };
             if show_steps {
                 rating = grader.explain(&puzzle, Some(&sol.solution), budget, &mut steps);
             } else {
                 grader.rate(&puzzle, Some(&sol.solution), budget, &mut rating);
             }
-            let dt = t0.elapsed();
+            let dt = match t0 {
+                Some(t0) => t0.elapsed(),
+                None => thread_cpu_time().saturating_sub(c0),
+            };
             grading += dt;
             if dt > slowest.0 {
                 slowest = (dt, p.to_string());
@@ -165,9 +242,13 @@ fn main() {
                 stats.incomplete += 1;
             }
             let ours = [rating.er, rating.ep, rating.ed];
-            // Bands by the reference ER when there is one, else by ours.
-            let band_er = refs.first().copied().unwrap_or(rating.er);
-            let b = &mut bands[band_index(band_er)];
+            // Bands by the reference ER when there is one (unless `--band-by ours`), else by
+            // ours.
+            let band_er = match refs.first() {
+                Some(&r) if !band_by_ours => r,
+                _ => rating.er,
+            };
+            let b = &mut bands[band_index(&bands_def, band_er)];
             b.n += 1;
             b.time += dt;
             b.lower += usize::from(!rating.complete);
@@ -203,7 +284,7 @@ fn main() {
                         rating.outcome
                     );
                 }
-            } else {
+            } else if !summary {
                 println!(
                     "{p}\t{}\t{}\t{}\t{}\t{}",
                     Shown::new(rating.er, !rating.complete),
@@ -262,19 +343,32 @@ fn main() {
             slowest.0.as_secs_f64(),
             slowest.1
         );
-        println!("  by ER band (reference ER when given):");
+        println!(
+            "  by ER band ({}):",
+            if band_by_ours {
+                "our ER"
+            } else {
+                "reference ER when given"
+            }
+        );
         println!(
             "  {:>9} {:>8} {:>9} {:>7} {:>10} {:>10}  slowest puzzle",
             "ER", "puzzles", "exact", "lower", "puzzles/s", "slowest s"
         );
-        for (name, b) in BANDS.iter().map(|b| b.2).zip(&bands) {
+        for (name, b) in bands_def.iter().map(|b| &b.2).zip(&bands) {
             if b.n == 0 {
                 continue;
             }
+            // Without references the exact share means nothing: `-` when banding by ours,
+            // 0.0% as before otherwise.
+            let exact = if with_ref || !band_by_ours {
+                format!("{:.1}%", if with_ref { pct(b.exact, b.n) } else { 0.0 })
+            } else {
+                "-".to_string()
+            };
             println!(
-                "  {name:>9} {:>8} {:>8.1}% {:>7} {:>10.1} {:>10.3}  {}",
+                "  {name:>9} {:>8} {exact:>9} {:>7} {:>10.1} {:>10.3}  {}",
                 b.n,
-                if with_ref { pct(b.exact, b.n) } else { 0.0 },
                 b.lower,
                 b.n as f64 / b.time.as_secs_f64().max(1e-9),
                 b.slowest.0.as_secs_f64(),
