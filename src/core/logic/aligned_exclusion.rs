@@ -22,7 +22,7 @@ use super::unchanged::Scope;
 use super::{Board, Budget, Step, Technique};
 use crate::core::bitboard::DigitSet;
 use crate::core::geometry::{Arr, CellBits, Geometry, Size};
-use crate::core::index::Cell;
+use crate::core::index::{Cell, Digit};
 
 /// Base cells in index order and their excluders.
 struct Bases<S: Size> {
@@ -42,20 +42,21 @@ fn bases<S: Size>(g: &Geometry<S>, board: &Board<S>, degree: u32) -> Bases<S> {
         index: S::Cells::splat(0),
         n: 0,
     };
-    for c in board.empty() {
-        if board.candidates(c).len() < 2 {
-            continue;
-        }
-        let mut ex = S::Set::EMPTY;
-        let mut naked_single = false;
-        for p in g.peers(c) & board.empty() {
-            let k = board.candidates(p).len();
-            if k == 1 {
-                naked_single = true;
-            } else if k >= 2 && k <= degree {
-                ex.insert(p);
-            }
-        }
+    // Bit-sliced counts over the nine planes: cells with at least 1, 2, 3, 4 candidates.
+    let (mut ge1, mut ge2, mut ge3, mut ge4) =
+        (S::Set::EMPTY, S::Set::EMPTY, S::Set::EMPTY, S::Set::EMPTY);
+    for d in Digit::all() {
+        let p = board.plane(d);
+        ge4 |= ge3 & p;
+        ge3 |= ge2 & p;
+        ge2 |= ge1 & p;
+        ge1 |= p;
+    }
+    let singles = ge1 - ge2;
+    let excluders = if degree == 2 { ge2 - ge3 } else { ge2 - ge4 };
+    for c in ge2 {
+        let ex = g.peers(c) & excluders;
+        let naked_single = !(g.peers(c) & singles).is_empty();
         if !naked_single && !ex.is_empty() {
             b.cells[b.n] = c;
             b.excl[b.n] = ex;
@@ -167,6 +168,52 @@ fn fill<S: Size>(
     !step.is_empty()
 }
 
+/// The base cells (indices into `b.cells`, ascending) that a pair with a base cell far
+/// from every changed cell must include to matter: those in `changed` or seeing a cell in
+/// it. A tuple's excluders and third cells are peers of its first two, so a pair of cells
+/// neither of which is near a change can only find again what it found before.
+/// Also returns every base index in order, for the cells near a change.
+#[allow(clippy::type_complexity)]
+fn near_changes<S: Size>(
+    g: &Geometry<S>,
+    b: &Bases<S>,
+    changed: S::Set,
+) -> (S::Set, S::Cells<u16>, usize, S::Cells<u16>) {
+    let mut reach = changed;
+    for z in changed {
+        reach |= g.peers(z);
+    }
+    let mut near = S::Cells::splat(0u16);
+    let mut all = S::Cells::splat(0u16);
+    let mut n = 0;
+    for i in 0..b.n {
+        all[i] = i as u16;
+        if reach.contains(b.cells[i]) {
+            near[n] = i as u16;
+            n += 1;
+        }
+    }
+    (reach, near, n, all)
+}
+
+/// The first base cells to pair with base cell `j`: all before it when it is near a
+/// change, else those before it that are (`near[..n_near]`, ascending).
+#[inline]
+fn partners<'a, S: Size>(
+    all: &'a S::Cells<u16>,
+    near: &'a S::Cells<u16>,
+    n_near: usize,
+    j: usize,
+    j_near: bool,
+) -> &'a [u16] {
+    if j_near {
+        &all.as_ref()[..j]
+    } else {
+        let near = &near.as_ref()[..n_near];
+        &near[..near.partition_point(|&i| usize::from(i) < j)]
+    }
+}
+
 /// The first aligned pair exclusion in SE's order, among the pairs `scope` touches.
 pub fn find_aligned_pair<S: Size>(
     g: &Geometry<S>,
@@ -177,18 +224,21 @@ pub fn find_aligned_pair<S: Size>(
 ) -> bool {
     let b = bases(g, board, 2);
     let changed = scope.cells;
+    let (reach, near, n_near, all) = near_changes(g, &b, changed);
     for j in 1..b.n {
-        if !budget.charge(j as u64) {
+        let cj = b.cells[j];
+        let firsts = partners::<S>(&all, &near, n_near, j, reach.contains(cj));
+        if !budget.charge(firsts.len() as u64) {
             return false;
         }
-        let cj = b.cells[j];
         // The changed cells that can matter to a pair with `cj`.
         let near_j = if changed.contains(cj) {
             g.all_cells()
         } else {
             changed & g.peers(cj)
         };
-        for i in 0..j {
+        for &i in firsts {
+            let i = usize::from(i);
             let common = b.excl[i] & b.excl[j];
             if common.len() < 2 {
                 continue;
@@ -221,6 +271,7 @@ pub fn find_aligned_triple<S: Size>(
 ) -> bool {
     let b = bases(g, board, 3);
     let changed = scope.cells;
+    let (reach, near, n_near, all) = near_changes(g, &b, changed);
     for j in 1..b.n {
         let cj = b.cells[j];
         let near_j = if changed.contains(cj) {
@@ -228,7 +279,8 @@ pub fn find_aligned_triple<S: Size>(
         } else {
             changed & g.peers(cj)
         };
-        for i in 0..j {
+        for &i in partners::<S>(&all, &near, n_near, j, reach.contains(cj)) {
+            let i = usize::from(i);
             let ci = b.cells[i];
             // The changed cells that can matter to a triple with `ci` and `cj`.
             let near_ij = if changed.contains(ci) {
