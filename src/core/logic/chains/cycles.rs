@@ -237,11 +237,26 @@ impl<S: Size> CycleScratch<S> {
     /// cell's, then each house's in the cell's house order.
     #[inline]
     fn register_new(&mut self, g: &Geometry<S>, o: &Offs<S>, p: u32) {
+        self.each_new(g, o, p, |sc, cand, cause, p| {
+            sc.register_off(cand, cause, p)
+        });
+    }
+
+    /// Calls `f` on each "off" potential of `o` not met yet, in SE's order: the cell's,
+    /// then each house's in the cell's house order.
+    #[inline(always)]
+    fn each_new(
+        &mut self,
+        g: &Geometry<S>,
+        o: &Offs<S>,
+        p: u32,
+        mut f: impl FnMut(&mut Self, u16, Cause, u32),
+    ) {
         let mut fresh = o.others & !self.off_cells[o.c];
         while fresh != 0 {
             let e = fresh.trailing_zeros() as usize;
             fresh &= fresh - 1;
-            self.register_off(cand_of(o.c, e), Cause::CELL, p);
+            f(self, cand_of(o.c, e), Cause::CELL, p);
         }
         let new = o.peers - self.off_planes[o.d];
         if new.is_empty() {
@@ -251,7 +266,12 @@ impl<S: Size> CycleScratch<S> {
         for &h in g.cell_houses(Cell::from_index(o.c)).ids() {
             let hs = g.house_set(usize::from(h));
             for x in (new & hs) - seen {
-                self.register_off(cand_of(x.index(), o.d), Cause::region(usize::from(h)), p);
+                f(
+                    self,
+                    cand_of(x.index(), o.d),
+                    Cause::region(usize::from(h)),
+                    p,
+                );
             }
             seen |= hs;
         }
@@ -312,6 +332,7 @@ impl<S: Size> CycleScratch<S> {
         let mut target = NONE;
         let mut round = 0u32;
         let mut partner_dist = [u8::MAX; MAX_IMPLIED];
+        let mut n_offs = 0u64;
         while !self.pend_on.is_empty() {
             round += 1;
             // What this round finds has `2 * round` potentials.
@@ -350,33 +371,37 @@ impl<S: Size> CycleScratch<S> {
                         }
                     }
                 }
-                self.register_new(g, &o, p);
-            }
-            self.pend_on.clear();
-            if !budget.charge(self.pend_off.len() as u64 / 4 + 1) {
-                return None;
-            }
-            // The next round's "on" potentials, kept once.
-            let mut k = 0;
-            while k < self.pend_off.len() {
-                let e = self.pend_off[k];
-                k += 1;
-                let ec = self.nodes[e as usize].cand;
-                for j in 0..self.links.get(ec).len() {
-                    let imp = self.links.get(ec)[j];
-                    if self.on_idx[imp.cand as usize] == NONE {
-                        let i = self.push(imp.cand, true, imp.cause(), e);
-                        self.on_idx[imp.cand as usize] = i;
-                        self.pend_on.push(i);
-                        if let Some(k) =
-                            closers[..n_closers].iter().position(|c| c.cand == imp.cand)
-                        {
-                            partner_dist[k] = (2 * round).min(254) as u8;
+                // Each new "off" potential is indexed and its "on" ones made at once, for
+                // the next round: the same potentials in the same order as when all the
+                // round's "off" potentials are expanded after it.
+                let dist = (2 * round).min(254) as u8;
+                self.each_new(g, &o, p, |sc, cand, cause, p| {
+                    let e = sc.push(cand, false, cause, p);
+                    sc.off_planes[digit_of(cand)].insert(Cell::from_index(cell_of(cand)));
+                    sc.off_cells[cell_of(cand)] |= 1 << digit_of(cand);
+                    n_offs += 1;
+                    for j in 0..sc.links.get(cand).len() {
+                        let imp = sc.links.get(cand)[j];
+                        if sc.on_idx[imp.cand as usize] == NONE {
+                            let i = sc.push(imp.cand, true, imp.cause(), e);
+                            sc.on_idx[imp.cand as usize] = i;
+                            sc.pend_off.push(i);
+                            if let Some(k) =
+                                closers[..n_closers].iter().position(|c| c.cand == imp.cand)
+                            {
+                                partner_dist[k] = dist;
+                            }
                         }
                     }
-                }
+                });
             }
+            // `pend_off` holds the next round's "on" potentials here.
+            std::mem::swap(&mut self.pend_on, &mut self.pend_off);
             self.pend_off.clear();
+            if !budget.charge(n_offs / 4 + 1) {
+                return None;
+            }
+            n_offs = 0;
         }
         self.pdist[start as usize] = partner_dist;
         self.pstamp[start as usize] = self.pass;
