@@ -768,6 +768,7 @@ impl<S: Size> Scratch<S> {
         for s in &mut self.since {
             s.forget();
         }
+        self.loops.forget();
     }
 }
 

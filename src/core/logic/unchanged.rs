@@ -88,7 +88,28 @@ impl<S: Size> Since<S> {
         Scope { cells, digits }
     }
 
-    /// Remembers `board` as searched in full with nothing found.
+    /// The cells whose candidates differ between `board` and the remembered board, or
+    /// `None` when nothing is remembered.
+    #[inline]
+    pub(crate) fn changed(&self, board: &Board<S>) -> Option<S::Set> {
+        if !self.valid {
+            return None;
+        }
+        let mut cells = S::Set::EMPTY;
+        for d in Digit::all() {
+            cells |= self.planes[d.index()] ^ board.plane(d);
+        }
+        Some(cells)
+    }
+
+    /// The remembered board's plane of `d`.
+    #[inline]
+    pub(crate) fn plane(&self, d: Digit) -> S::Set {
+        self.planes[d.index()]
+    }
+
+    /// Remembers `board` (searched in full: with nothing found, for the producers that
+    /// skip what did not change).
     #[inline]
     pub(crate) fn record(&mut self, board: &Board<S>) {
         for d in Digit::all() {

@@ -21,6 +21,7 @@
 //! level (not just of the cells on the path) when deciding whether a cell with extras may
 //! join the loop.
 
+use super::unchanged::Since;
 use super::{Board, Budget, Step, Technique, combinations};
 use crate::core::bitboard::DigitSet;
 use crate::core::geometry::{Arr, CellBits, Geometry, Size};
@@ -35,6 +36,13 @@ pub struct LoopScratch<S: Size> {
     both: S::Set,
     best: Option<Step<S>>,
     best_type: u8,
+    /// Loops closed so far (valid or not), to tell the starts that closed none.
+    closed: u64,
+    /// The board of the last complete search and the starts whose search closed no loop
+    /// on it: such a start's search reads only the candidates of the cells holding both of
+    /// its digits, so while none of those change it closes no loop again.
+    since: Since<S>,
+    quiet: S::Set,
 }
 
 impl<S: Size> LoopScratch<S> {
@@ -47,7 +55,16 @@ impl<S: Size> LoopScratch<S> {
             both: S::Set::EMPTY,
             best: None,
             best_type: 0,
+            closed: 0,
+            since: Since::default(),
+            quiet: S::Set::EMPTY,
         }
+    }
+
+    /// Forgets the board of the last search (a new puzzle).
+    pub(crate) fn forget(&mut self) {
+        self.since.forget();
+        self.quiet = S::Set::EMPTY;
     }
 }
 
@@ -101,6 +118,8 @@ pub fn find_unique_loop<S: Size>(
 ) -> bool {
     scratch.best = None;
     scratch.best_type = 0;
+    let changed = scratch.since.changed(board);
+    let mut quiet = S::Set::EMPTY;
     for start in board.empty() {
         let cand = board.candidates(start);
         if cand.len() != 2 {
@@ -110,6 +129,16 @@ pub fn find_unique_loop<S: Size>(
         let (Some(v1), Some(v2)) = (it.next(), it.next()) else {
             continue;
         };
+        if let Some(changed) = changed
+            && scratch.quiet.contains(start)
+        {
+            let before = scratch.since.plane(v1) & scratch.since.plane(v2);
+            if (before & changed).is_empty() {
+                quiet.insert(start);
+                continue;
+            }
+        }
+        let closed = scratch.closed;
         scratch.len = 0;
         scratch.on_path = S::Set::EMPTY;
         // Only cells holding both loop digits can join (or close) the loop.
@@ -128,7 +157,12 @@ pub fn find_unique_loop<S: Size>(
         ) {
             return false;
         }
+        if scratch.closed == closed {
+            quiet.insert(start);
+        }
     }
+    scratch.quiet = quiet;
+    scratch.since.record(board);
     match scratch.best {
         Some(s) => {
             *step = s;
@@ -170,6 +204,7 @@ fn search<S: Size>(
         // The region's cells holding both digits, in region order (ascending index).
         for next in region.set & sc.both {
             if next == sc.path[0] && sc.len >= 4 {
+                sc.closed += 1;
                 let len = sc.len;
                 evaluate_loop(g, board, sc, len, v1, v2);
             } else if !sc.on_path.contains(next) {
