@@ -124,6 +124,24 @@ pub(super) trait Lanes: Copy {
     fn load(s: &State) -> Self;
     /// Stores into a state.
     fn store(self, s: &mut State);
+    /// Saves into a search-stack slot, in whatever layout the backend likes: only
+    /// [`Lanes::restore`] reads it back. By default, [`Lanes::store`].
+    #[inline(always)]
+    fn save(self, s: &mut State) {
+        self.store(s);
+    }
+    /// Reads back what [`Lanes::save`] wrote. By default, [`Lanes::load`].
+    #[inline(always)]
+    fn restore(s: &State) -> Self {
+        Self::load(s)
+    }
+    /// Band word `b` (0..3) of each of the nine digits.
+    #[inline(always)]
+    fn band_words(self, b: usize) -> [u32; 9] {
+        let mut s = State::ZERO;
+        self.store(&mut s);
+        std::array::from_fn(|d| s.w[(4 * d + b) % 48])
+    }
     /// Every word set to `x`.
     fn splat(x: u32) -> Self;
     /// `self & o`
@@ -214,12 +232,18 @@ fn row_singles<L: Lanes>(w: L) -> L {
     row_span(rest).andnot(w)
 }
 
-/// Removes, for each digit, the other candidates of the rows that hold a fixed cell, and
-/// removes every fixed cell from the other digits. `fixed` must be a subset of `w`.
+/// Applies the fixed cells `singles` (from [`row_singles`]) and `naked` (cells with one
+/// candidate), both subsets of `w`: removes, for each digit, the other candidates of the
+/// rows that hold a fixed cell, and removes every fixed cell from the other digits.
+///
+/// Half of each is a no-op, left out: a row single is already its digit's only candidate in
+/// its row, and a naked single its cell's only candidate. So only the row singles reach
+/// the other digits (through the union over the digits, which thus needs nothing of the
+/// digit counts and can run alongside them) and only the naked singles reach their rows.
 #[inline(always)]
-fn apply_fixed<L: Lanes>(w: L, fixed: L) -> L {
-    let gone = fixed.digit_union().or(row_span(fixed));
-    gone.andnot(w).or(fixed)
+fn apply_fixed<L: Lanes>(w: L, singles: L, naked: L) -> L {
+    let gone = singles.digit_union().or(row_span(naked));
+    gone.andnot(w).or(singles).or(naked)
 }
 
 /// [`apply_fixed`] for cells that need not be candidates of `w` (the givens on a root
@@ -427,8 +451,9 @@ pub(super) fn propagate<L: Lanes>(w: &mut L, capacity: bool) -> Step {
                 Step::Contradiction
             };
         }
+        let singles = row_singles(*w);
         let naked = two.andnot(one).and(*w);
-        let fixed = row_singles(*w).or(naked);
+        let fixed = singles.or(naked);
         let same_fixed = fixed.same(prev_fixed);
         // With the same fixed cells, they are applied already, and after a round whose
         // column/box filter removed nothing (`settled`) nothing changes; else, unless the
@@ -438,7 +463,7 @@ pub(super) fn propagate<L: Lanes>(w: &mut L, capacity: bool) -> Step {
             let y = box_line(if same_fixed {
                 *w
             } else {
-                apply_fixed(*w, fixed)
+                apply_fixed(*w, singles, naked)
             });
             if !(L::BOX_LINE_FIXPOINT && same_fixed && y.same(*w)) {
                 let z = column_box(y);
@@ -619,24 +644,16 @@ fn config_branch<L: Lanes>(w: L) -> Option<Branch<L>> {
         return None;
     }
     let k = (best & 7) as usize;
-    let mut patterns = State::ZERO;
-    let mut counts = State::ZERO;
-    let word = if k < 3 {
-        nh.store(&mut counts);
-        w.store(&mut patterns);
-        k
+    let word = k % 3;
+    let counts = if k < 3 {
+        nh.band_words(word)
     } else {
-        nv.store(&mut counts);
-        // Band word 0 of `e` and `o` holds every stack's patterns (the other words see
-        // the same ones from another band, numbered otherwise).
-        e.or(o.shl::<9>()).store(&mut patterns);
-        k - 3
+        nv.band_words(word)
     };
     // Its digit with the fewest open patterns, at least two, the first on ties: the
     // minimum over keys (count, digit).
     let mut dbest = u32::MAX;
-    for x in 0..9 {
-        let n = counts.w[4 * x + word];
+    for (x, &n) in counts.iter().enumerate() {
         let key = if n >= 2 { n << 4 | x as u32 } else { u32::MAX };
         dbest = dbest.min(key);
     }
@@ -647,9 +664,11 @@ fn config_branch<L: Lanes>(w: L) -> Option<Branch<L>> {
     };
     // Its open patterns, six bits.
     let m = if k < 3 {
-        band_configs(patterns.w[4 * d + word])
+        band_configs(w.band_words(word)[d])
     } else {
-        let p = patterns.w[4 * d];
+        // Band word 0 of `e` and `o` holds every stack's patterns (the other words see
+        // the same ones from another band, numbered otherwise).
+        let p = e.or(o.shl::<9>()).band_words(0)[d];
         (p >> (3 * word) & 7) | (p >> (9 + 3 * word) & 7) << 3
     };
     let p0 = m.trailing_zeros() as usize % 6;
@@ -868,7 +887,7 @@ pub(super) fn search<L: Lanes>(
                     // Unreachable with a stack of 81 states; give up rather than panic.
                     break;
                 };
-                br.skip.andnot(cur).store(slot);
+                br.skip.andnot(cur).save(slot);
                 sp += 1;
                 guesses += 1;
                 if params.cancel.requested_at(guesses) {
@@ -882,7 +901,7 @@ pub(super) fn search<L: Lanes>(
             break;
         }
         sp -= 1;
-        cur = L::load(&stack[sp]);
+        cur = L::restore(&stack[sp]);
     }
     Found { count, guesses }
 }
