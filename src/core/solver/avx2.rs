@@ -26,11 +26,12 @@
 use std::arch::x86_64::{
     __m256i, _mm_cvtsi32_si128, _mm256_add_epi32, _mm256_and_si256, _mm256_andnot_si256,
     _mm256_castsi256_ps, _mm256_cmpeq_epi32, _mm256_cvtsi256_si32, _mm256_load_si256,
-    _mm256_movemask_ps, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_permute4x64_epi64,
-    _mm256_permutevar8x32_epi32, _mm256_set1_epi32, _mm256_setr_epi32, _mm256_setzero_si256,
-    _mm256_shuffle_epi32, _mm256_sll_epi32, _mm256_srl_epi32, _mm256_store_si256,
-    _mm256_storeu_si256, _mm256_sub_epi32, _mm256_testz_si256, _mm256_unpackhi_epi32,
-    _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64, _mm256_xor_si256,
+    _mm256_movemask_ps, _mm256_mullo_epi32, _mm256_or_si256, _mm256_permute2x128_si256,
+    _mm256_permute4x64_epi64, _mm256_permutevar8x32_epi32, _mm256_set1_epi32, _mm256_setr_epi32,
+    _mm256_setzero_si256, _mm256_shuffle_epi32, _mm256_sll_epi32, _mm256_srl_epi32,
+    _mm256_store_si256, _mm256_storeu_si256, _mm256_sub_epi32, _mm256_testz_si256,
+    _mm256_unpackhi_epi32, _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
+    _mm256_xor_si256,
 };
 
 use super::State;
@@ -283,6 +284,20 @@ impl Lanes for Avx2 {
         let p = s.w.as_ptr() as *const __m256i;
         // SAFETY: as in `save`, for reads.
         each!(|i| unsafe { _mm256_load_si256(p.add(i)) })
+    }
+
+    #[inline(always)]
+    fn spread_triads(self) -> Self {
+        // SAFETY: AVX2, see the module docs. A multiply runs on other ports than the
+        // shifts, which the rounds are short of.
+        each!(|i| unsafe { _mm256_mullo_epi32(self.0[i], _mm256_set1_epi32(7)) })
+    }
+
+    #[inline(always)]
+    fn spread_columns(self) -> Self {
+        // SAFETY: as in `spread_triads`; the column bits are below bit 9, so the three
+        // copies do not overlap.
+        each!(|i| unsafe { _mm256_mullo_epi32(self.0[i], _mm256_set1_epi32(0x40201)) })
     }
 
     #[inline(always)]

@@ -135,6 +135,17 @@ pub(super) trait Lanes: Copy {
     fn restore(s: &State) -> Self {
         Self::load(s)
     }
+    /// Each triad anchor bit (see [`triads`]) to its triad's three cells: `self * 7`.
+    #[inline(always)]
+    fn spread_triads(self) -> Self {
+        self.shl::<3>().sub(self)
+    }
+    /// Each column bit (bits 0..9) to the column's three cells of the band:
+    /// `self * 0x40201`.
+    #[inline(always)]
+    fn spread_columns(self) -> Self {
+        self.or(self.shl::<9>()).or(self.shl::<18>())
+    }
     /// Band word `b` (0..3) of each of the nine digits.
     #[inline(always)]
     fn band_words(self, b: usize) -> [u32; 9] {
@@ -298,7 +309,7 @@ fn box_line<L: Lanes>(w: L) -> L {
     let pairs = a.and(rows_up1_loose(b)).or(b.and(rows_up1_loose(a)));
     let s = o.and(rows_up1_loose(pairs));
     // Each surviving anchor to its triad's three cells: s * 7.
-    w.and(s.shl::<3>().sub(s))
+    w.and(s.spread_triads())
 }
 
 /// Column/box triads within each stack: keeps only the column triads that lie in some
@@ -320,7 +331,7 @@ fn column_box<L: Lanes>(w: L) -> L {
     // the pairs of band b + 1.
     let pairs = q1.and(q2.next_band()).or(q2.and(q1.next_band()));
     let s = c.and(pairs.next_band());
-    w.and(s.or(s.shl::<9>()).or(s.shl::<18>()))
+    w.and(s.spread_columns())
 }
 
 /// Digit bit `d` from bit `4d` of a lane mask: the backends keep each digit in four
@@ -386,7 +397,7 @@ fn triad_capacity<L: Lanes>(w: L) -> Option<L> {
         .or(rows_up1_loose(forced))
         .or(rows_up2_loose(forced));
     let drop = forced.andnot(spread.or(g3).and(o));
-    let w = drop.shl::<3>().sub(drop).andnot(w);
+    let w = drop.spread_triads().andnot(w);
 
     // Columns of stacks: column triads per band word (nine bits, one per column).
     let c = w.or(w.shr::<9>()).or(w.shr::<18>()).and(L::splat(0x1FF));
@@ -419,7 +430,7 @@ fn triad_capacity<L: Lanes>(w: L) -> Option<L> {
     let stack = mark.shl::<1>().sub(mark.shr::<2>());
     let spread = stack.or(forced.next_band()).or(forced.prev_band());
     let drop = forced.andnot(spread.or(g3).and(c));
-    Some(drop.or(drop.shl::<9>()).or(drop.shl::<18>()).andnot(w))
+    Some(drop.spread_columns().andnot(w))
 }
 
 /// Propagates to a fixpoint (see the module docs); with `capacity` false, without the
