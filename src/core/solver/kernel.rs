@@ -634,10 +634,12 @@ fn config_branch<L: Lanes>(w: L) -> Option<Branch<L>> {
     let stacks = L::pattern([0o7, 0o70, 0o700, 0]);
     let sp = e.and(stacks).or(o.and(stacks).shl::<9>());
     // Open patterns per digit (of band b in word b of `nh`, of stack s in word s of `nv`),
-    // and summed over the digits.
+    // and summed over the digits in one sum: each count is at most six, each total at most
+    // 54, so the stacks' totals fit in the high half of the word.
     let (nh, nv) = (band_config_counts(w), popcount(sp));
-    let th = nh.digit_sum().first_lane();
-    let tv = nv.digit_sum().first_lane();
+    let totals = nh.or(nv.shl::<16>()).digit_sum().first_lane();
+    let th = totals.map(|x| x & 0xFFFF);
+    let tv = totals.map(|x| x >> 16);
     // The band or stack k (3.. are the stacks) with the fewest open patterns over the
     // digits, more than nine (one per digit: decided), the first on ties; as one minimum
     // over keys (total, k), branch-free.
