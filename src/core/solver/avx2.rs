@@ -121,6 +121,19 @@ impl Fold<1> for Sum {
 }
 
 impl Avx2 {
+    /// Band word `b` (0..3) of each of the nine digits.
+    #[inline(always)]
+    fn band_words(self, b: usize) -> [u32; 9] {
+        let mut x = [[0u32; 8]; 4];
+        for (v, out) in self.0.into_iter().zip(x.iter_mut()) {
+            // SAFETY: 32-byte unaligned write into a `[u32; 8]`; AVX2 as in the module docs.
+            unsafe { _mm256_storeu_si256(out.as_mut_ptr() as *mut __m256i, v) };
+        }
+        let b = b % 3;
+        let [a0, a1, a2, a3, a4, a5, a6, a7] = x[b];
+        [a0, a1, a2, a3, a4, a5, a6, a7, x[3][D9_AT[b]]]
+    }
+
     /// A vector in the layout of the digit 9 vector: `lane[b]` in the dwords of band `b`.
     #[inline(always)]
     fn d9(lane: [u32; 3]) -> __m256i {
@@ -206,6 +219,7 @@ impl Avx2 {
 impl Lanes for Avx2 {
     const BOX_LINE_FIXPOINT: bool = true;
     const LATE_BAND_CHECK: bool = true;
+    const SPLIT_FIXED: bool = true;
 
     #[inline(always)]
     fn load(s: &State) -> Self {
@@ -298,18 +312,6 @@ impl Lanes for Avx2 {
         // SAFETY: as in `spread_triads`; the column bits are below bit 9, so the three
         // copies do not overlap.
         each!(|i| unsafe { _mm256_mullo_epi32(self.0[i], _mm256_set1_epi32(0x40201)) })
-    }
-
-    #[inline(always)]
-    fn band_words(self, b: usize) -> [u32; 9] {
-        let mut x = [[0u32; 8]; 4];
-        for (v, out) in self.0.into_iter().zip(x.iter_mut()) {
-            // SAFETY: 32-byte unaligned write into a `[u32; 8]`; AVX2 as in the module docs.
-            unsafe { _mm256_storeu_si256(out.as_mut_ptr() as *mut __m256i, v) };
-        }
-        let b = b % 3;
-        let [a0, a1, a2, a3, a4, a5, a6, a7] = x[b];
-        [a0, a1, a2, a3, a4, a5, a6, a7, x[3][D9_AT[b]]]
     }
 
     #[inline(always)]

@@ -120,6 +120,11 @@ pub(super) trait Lanes: Copy {
     /// the work: checking late pays on AVX2 and AVX-512, checking every round on the
     /// portable backend (measured on x86-64).
     const LATE_BAND_CHECK: bool;
+    /// Whether [`apply_fixed`] takes the row singles and the naked singles apart (see
+    /// there): the same result, with a shorter chain of dependent operations; it pays on
+    /// AVX2, whose union over the digits is a chain of shuffles, and costs the portable
+    /// backend (measured on x86-64).
+    const SPLIT_FIXED: bool;
     /// Loads a state.
     fn load(s: &State) -> Self;
     /// Stores into a state.
@@ -145,13 +150,6 @@ pub(super) trait Lanes: Copy {
     #[inline(always)]
     fn spread_columns(self) -> Self {
         self.or(self.shl::<9>()).or(self.shl::<18>())
-    }
-    /// Band word `b` (0..3) of each of the nine digits.
-    #[inline(always)]
-    fn band_words(self, b: usize) -> [u32; 9] {
-        let mut s = State::ZERO;
-        self.store(&mut s);
-        std::array::from_fn(|d| s.w[(4 * d + b) % 48])
     }
     /// Every word set to `x`.
     fn splat(x: u32) -> Self;
@@ -247,14 +245,21 @@ fn row_singles<L: Lanes>(w: L) -> L {
 /// candidate), both subsets of `w`: removes, for each digit, the other candidates of the
 /// rows that hold a fixed cell, and removes every fixed cell from the other digits.
 ///
-/// Half of each is a no-op, left out: a row single is already its digit's only candidate in
-/// its row, and a naked single its cell's only candidate. So only the row singles reach
-/// the other digits (through the union over the digits, which thus needs nothing of the
-/// digit counts and can run alongside them) and only the naked singles reach their rows.
+/// Half of each is a no-op: a row single is already its digit's only candidate in its row,
+/// and a naked single its cell's only candidate. With [`Lanes::SPLIT_FIXED`] that half is
+/// left out: only the row singles reach the other digits (through the union over the
+/// digits, which thus needs nothing of the digit counts and can run alongside them) and
+/// only the naked singles reach their rows. The result is the same either way.
 #[inline(always)]
 fn apply_fixed<L: Lanes>(w: L, singles: L, naked: L) -> L {
-    let gone = singles.digit_union().or(row_span(naked));
-    gone.andnot(w).or(singles).or(naked)
+    if L::SPLIT_FIXED {
+        let gone = singles.digit_union().or(row_span(naked));
+        gone.andnot(w).or(singles).or(naked)
+    } else {
+        let fixed = singles.or(naked);
+        let gone = fixed.digit_union().or(row_span(fixed));
+        gone.andnot(w).or(fixed)
+    }
 }
 
 /// [`apply_fixed`] for cells that need not be candidates of `w` (the givens on a root
@@ -657,16 +662,24 @@ fn config_branch<L: Lanes>(w: L) -> Option<Branch<L>> {
         return None;
     }
     let k = (best & 7) as usize;
-    let word = k % 3;
-    let counts = if k < 3 {
-        nh.band_words(word)
+    let mut patterns = State::ZERO;
+    let mut counts = State::ZERO;
+    let word = if k < 3 {
+        nh.store(&mut counts);
+        w.store(&mut patterns);
+        k
     } else {
-        nv.band_words(word)
+        nv.store(&mut counts);
+        // Band word 0 of `e` and `o` holds every stack's patterns (the other words see
+        // the same ones from another band, numbered otherwise).
+        e.or(o.shl::<9>()).store(&mut patterns);
+        k - 3
     };
     // Its digit with the fewest open patterns, at least two, the first on ties: the
     // minimum over keys (count, digit).
     let mut dbest = u32::MAX;
-    for (x, &n) in counts.iter().enumerate() {
+    for x in 0..9 {
+        let n = counts.w[4 * x + word];
         let key = if n >= 2 { n << 4 | x as u32 } else { u32::MAX };
         dbest = dbest.min(key);
     }
@@ -677,11 +690,9 @@ fn config_branch<L: Lanes>(w: L) -> Option<Branch<L>> {
     };
     // Its open patterns, six bits.
     let m = if k < 3 {
-        band_configs(w.band_words(word)[d])
+        band_configs(patterns.w[4 * d + word])
     } else {
-        // Band word 0 of `e` and `o` holds every stack's patterns (the other words see
-        // the same ones from another band, numbered otherwise).
-        let p = e.or(o.shl::<9>()).band_words(0)[d];
+        let p = patterns.w[4 * d];
         (p >> (3 * word) & 7) | (p >> (9 + 3 * word) & 7) << 3
     };
     let p0 = m.trailing_zeros() as usize % 6;
