@@ -242,8 +242,9 @@ fn row_singles<L: Lanes>(w: L) -> L {
 }
 
 /// Applies the fixed cells `singles` (from [`row_singles`]) and `naked` (cells with one
-/// candidate), both subsets of `w`: removes, for each digit, the other candidates of the
-/// rows that hold a fixed cell, and removes every fixed cell from the other digits.
+/// candidate), both subsets of `w` (`fixed` is their union): removes, for each digit, the
+/// other candidates of the rows that hold a fixed cell, and removes every fixed cell from
+/// the other digits.
 ///
 /// Half of each is a no-op: a row single is already its digit's only candidate in its row,
 /// and a naked single its cell's only candidate. With [`Lanes::SPLIT_FIXED`] that half is
@@ -251,12 +252,11 @@ fn row_singles<L: Lanes>(w: L) -> L {
 /// digits, which thus needs nothing of the digit counts and can run alongside them) and
 /// only the naked singles reach their rows. The result is the same either way.
 #[inline(always)]
-fn apply_fixed<L: Lanes>(w: L, singles: L, naked: L) -> L {
+fn apply_fixed<L: Lanes>(w: L, singles: L, naked: L, fixed: L) -> L {
     if L::SPLIT_FIXED {
         let gone = singles.digit_union().or(row_span(naked));
         gone.andnot(w).or(singles).or(naked)
     } else {
-        let fixed = singles.or(naked);
         let gone = fixed.digit_union().or(row_span(fixed));
         gone.andnot(w).or(fixed)
     }
@@ -467,8 +467,16 @@ pub(super) fn propagate<L: Lanes>(w: &mut L, capacity: bool) -> Step {
                 Step::Contradiction
             };
         }
-        let singles = row_singles(*w);
-        let naked = two.andnot(one).and(*w);
+        // The same values either way; the order of the two computations changed the speed
+        // of the portable backend by 10% (a matter of register allocation, measured on
+        // x86-64), of AVX2 by 1.5% the other way.
+        let (singles, naked) = if L::SPLIT_FIXED {
+            let singles = row_singles(*w);
+            (singles, two.andnot(one).and(*w))
+        } else {
+            let naked = two.andnot(one).and(*w);
+            (row_singles(*w), naked)
+        };
         let fixed = singles.or(naked);
         let same_fixed = fixed.same(prev_fixed);
         // With the same fixed cells, they are applied already, and after a round whose
@@ -479,7 +487,7 @@ pub(super) fn propagate<L: Lanes>(w: &mut L, capacity: bool) -> Step {
             let y = box_line(if same_fixed {
                 *w
             } else {
-                apply_fixed(*w, singles, naked)
+                apply_fixed(*w, singles, naked, fixed)
             });
             if !(L::BOX_LINE_FIXPOINT && same_fixed && y.same(*w)) {
                 let z = column_box(y);
