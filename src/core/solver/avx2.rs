@@ -16,7 +16,8 @@
 //! add digit 9; the fourth vector's odd layout is the one those folds end in.
 //!
 //! The search stack keeps states in this layout ([`Lanes::save`]); the canonical layout of
-//! [`State`] is met only at the start and end of a search.
+//! [`State`] (a transpose each way) is met only at the start and end of a search and where
+//! the branch choice reads single band words.
 //!
 //! This module and `avx512` hold the solver's only `unsafe` code. Every intrinsic here needs
 //! AVX2; the [`Avx2`] operations are reached only through [`search`], whose only caller
