@@ -1,17 +1,23 @@
-//! The AVX2 backend: the kernel's [`Lanes`] operations on five 256-bit vectors, two digits
-//! per vector, one digit per 128-bit lane (three band words and a zero pad word), the same
-//! lane layout as the AVX-512 backend.
+//! The AVX2 backend: the kernel's [`Lanes`] operations on four 256-bit vectors, band-major:
+//! one vector per band for digits 1 to 8 (one digit per dword), and a fourth for digit 9.
 //!
 //! ```text
-//! ymm0: digit 1 | digit 2      each 128-bit lane: band0 band1 band2 0
-//! ymm1: digit 3 | digit 4
-//! ymm2: digit 5 | digit 6
-//! ymm3: digit 7 | digit 8
-//! ymm4: digit 9 |    0
+//! ymm0: band 0 of digits 1 2 3 4 5 6 7 8
+//! ymm1: band 1 of digits 1 2 3 4 5 6 7 8
+//! ymm2: band 2 of digits 1 2 3 4 5 6 7 8
+//! ymm3: digit 9, bands 0 0 2 2 | 1 1 2 2   (band words repeated to fill the vector)
 //! ```
 //!
-//! Cross-band moves are in-lane dword shuffles; sums over the digits combine the five
-//! vectors, then swap the two 128-bit halves. It serves x86-64 machines without AVX-512.
+//! Four vectors hold the 27 band words with 5 spare dwords, where the kernel's canonical
+//! layout (a 128-bit lane per digit) needs five: every rule of a propagation round costs a
+//! fifth less, and fewer registers spill. Moving to the next band renames the three band
+//! vectors and permutes the quadwords of the fourth. Sums and counts over the digits fold
+//! each band vector's eight dwords (two band vectors at once where the shuffles allow), then
+//! add digit 9; the fourth vector's odd layout is the one those folds end in.
+//!
+//! The search stack keeps states in this layout ([`Lanes::save`]); the canonical layout of
+//! [`State`] (a transpose each way) is met only at the start and end of a search and where
+//! the branch choice reads single band words.
 //!
 //! This module and `avx512` hold the classic solver's only `unsafe` code (the generic
 //! solver's is in `shape_avx512`). Every intrinsic here needs
@@ -20,12 +26,14 @@
 //! `search` enables.
 
 use std::arch::x86_64::{
-    __m128i, __m256i, _mm_cvtsi32_si128, _mm_set_epi32, _mm_setzero_si128, _mm256_add_epi32,
-    _mm256_and_si256, _mm256_andnot_si256, _mm256_broadcastsi128_si256, _mm256_castsi256_ps,
-    _mm256_castsi256_si128, _mm256_cmpeq_epi32, _mm256_load_si256, _mm256_movemask_ps,
-    _mm256_or_si256, _mm256_permute4x64_epi64, _mm256_set_m128i, _mm256_set1_epi32,
-    _mm256_setr_epi32, _mm256_setzero_si256, _mm256_shuffle_epi32, _mm256_sll_epi32,
-    _mm256_srl_epi32, _mm256_store_si256, _mm256_sub_epi32, _mm256_testz_si256, _mm256_xor_si256,
+    __m256i, _mm_cvtsi32_si128, _mm256_add_epi32, _mm256_and_si256, _mm256_andnot_si256,
+    _mm256_castsi256_ps, _mm256_cmpeq_epi32, _mm256_cvtsi256_si32, _mm256_load_si256,
+    _mm256_movemask_ps, _mm256_mullo_epi32, _mm256_or_si256, _mm256_permute2x128_si256,
+    _mm256_permute4x64_epi64, _mm256_permutevar8x32_epi32, _mm256_set1_epi32, _mm256_setr_epi32,
+    _mm256_setzero_si256, _mm256_shuffle_epi32, _mm256_sll_epi32, _mm256_srl_epi32,
+    _mm256_store_si256, _mm256_storeu_si256, _mm256_sub_epi32, _mm256_testz_si256,
+    _mm256_unpackhi_epi32, _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
+    _mm256_xor_si256,
 };
 
 use super::State;
@@ -46,30 +54,94 @@ impl Avx2Token {
     }
 }
 
-/// Five vectors of two digit lanes each.
+/// Three band vectors (digits 1 to 8) and the digit 9 vector.
 #[derive(Clone, Copy)]
-pub(super) struct Avx2([__m256i; 5]);
+pub(super) struct Avx2([__m256i; 4]);
 
-/// Dwords (1, 2, 0, 3) in each 128-bit lane.
-const NEXT_BAND: i32 = 0b11_00_10_01;
-/// Dwords (2, 0, 1, 3) in each 128-bit lane.
-const PREV_BAND: i32 = 0b11_01_00_10;
+/// The band of each dword of the digit 9 vector.
+const D9_BANDS: [usize; 8] = [0, 0, 2, 2, 1, 1, 2, 2];
+/// The first dword of each band in the digit 9 vector.
+const D9_AT: [usize; 3] = [0, 4, 2];
+/// Quadword selectors (`vpermq`) of the digit 9 vector: the next band of each quadword's
+/// band (its quadwords hold bands 0, 2, 1, 2).
+const D9_NEXT: i32 = 0b00_01_00_10;
+/// The previous band of each quadword's band.
+const D9_PREV: i32 = 0b10_00_10_01;
+/// Quadword selectors that broadcast quadword 0, 2 and 1: bands 0, 1, 2 of a folded vector
+/// (laid out as the digit 9 vector).
+const BCAST_Q: [i32; 3] = [0b00_00_00_00, 0b10_10_10_10, 0b01_01_01_01];
+/// Dwords (1, 0, 3, 2) in each 128-bit lane.
+const SWAP_PAIRS: i32 = 0b10_11_00_01;
 /// Quadwords (2, 3, 0, 1): swap the 128-bit halves.
 const SWAP_HALVES: i32 = 0b01_00_11_10;
 
-/// Applies an expression to each of the five vectors.
+/// Applies an expression to each of the four vectors.
 macro_rules! each {
     ($f:expr) => {
-        Avx2([$f(0), $f(1), $f(2), $f(3), $f(4)])
+        Avx2([$f(0), $f(1), $f(2), $f(3)])
     };
 }
 
-impl Avx2 {
-    /// `v` with its two 128-bit halves swapped.
+/// How two partial results over disjoint sets of digits combine: bit-sliced saturating
+/// counters, or wrapping sums.
+trait Fold<const N: usize> {
+    fn fold(a: [__m256i; N], b: [__m256i; N]) -> [__m256i; N];
+}
+
+/// Saturating bit-sliced counters: plane `k` marks "at least `k + 1`".
+struct Count;
+
+impl<const N: usize> Fold<N> for Count {
     #[inline(always)]
-    fn swap(v: __m256i) -> __m256i {
+    fn fold(a: [__m256i; N], b: [__m256i; N]) -> [__m256i; N] {
+        // (a + b) >= k + 1 when a >= k + 1, b >= k + 1, or a >= i + 1 and b >= j + 1 with
+        // i + j + 2 = k + 1. Zero planes fold away at compile time.
         // SAFETY: AVX2, see the module docs.
-        unsafe { _mm256_permute4x64_epi64::<SWAP_HALVES>(v) }
+        unsafe {
+            let mut r = [_mm256_setzero_si256(); N];
+            for (k, rk) in r.iter_mut().enumerate() {
+                let mut v = _mm256_or_si256(a[k], b[k]);
+                for i in 0..k {
+                    v = _mm256_or_si256(v, _mm256_and_si256(a[i], b[k - 1 - i]));
+                }
+                *rk = v;
+            }
+            r
+        }
+    }
+}
+
+/// Wrapping sums (one plane).
+struct Sum;
+
+impl Fold<1> for Sum {
+    #[inline(always)]
+    fn fold(a: [__m256i; 1], b: [__m256i; 1]) -> [__m256i; 1] {
+        // SAFETY: AVX2, see the module docs.
+        [unsafe { _mm256_add_epi32(a[0], b[0]) }]
+    }
+}
+
+impl Avx2 {
+    /// Band word `b` (0..3) of each of the nine digits.
+    #[inline(always)]
+    fn band_words(self, b: usize) -> [u32; 9] {
+        let mut x = [[0u32; 8]; 4];
+        for (v, out) in self.0.into_iter().zip(x.iter_mut()) {
+            // SAFETY: 32-byte unaligned write into a `[u32; 8]`; AVX2 as in the module docs.
+            unsafe { _mm256_storeu_si256(out.as_mut_ptr() as *mut __m256i, v) };
+        }
+        let b = b % 3;
+        let [a0, a1, a2, a3, a4, a5, a6, a7] = x[b];
+        [a0, a1, a2, a3, a4, a5, a6, a7, x[3][D9_AT[b]]]
+    }
+
+    /// A vector in the layout of the digit 9 vector: `lane[b]` in the dwords of band `b`.
+    #[inline(always)]
+    fn d9(lane: [u32; 3]) -> __m256i {
+        let x = |k: usize| lane[D9_BANDS[k]] as i32;
+        // SAFETY: AVX2, see the module docs.
+        unsafe { _mm256_setr_epi32(x(0), x(1), x(2), x(3), x(4), x(5), x(6), x(7)) }
     }
 
     /// All-ones in the words of `v` that are zero.
@@ -79,63 +151,176 @@ impl Avx2 {
         unsafe { _mm256_cmpeq_epi32(v, _mm256_setzero_si256()) }
     }
 
-    /// Bit-sliced counters (at least 1, 2, ..., `N`) over the five vectors, folded over the
-    /// two halves, the same in both.
+    /// Folds per-digit planes over the nine digits (counters or sums, see [`Fold`]): each
+    /// plane of the result holds the band totals in every digit's dwords.
+    ///
+    /// The band vectors fold by halves (bands 0 and 1 together), then by quadwords (with
+    /// band 2), then by dwords, which leaves bands 0, 2, 1, 2 in the four quadwords: the
+    /// digit 9 vector's layout, so digit 9 adds in directly.
     #[inline(always)]
-    fn counts<const N: usize>(self) -> [__m256i; N] {
+    fn fold<F: Fold<N>, const N: usize>(planes: [[__m256i; 4]; N]) -> [[__m256i; 4]; N] {
+        // Plain loops rather than `array::map` and `from_fn`, which need not inline.
         // SAFETY: AVX2, see the module docs.
         unsafe {
-            let mut c = [_mm256_setzero_si256(); N];
-            for x in self.0 {
-                for k in (1..N).rev() {
-                    c[k] = _mm256_or_si256(c[k], _mm256_and_si256(c[k - 1], x));
-                }
-                c[0] = _mm256_or_si256(c[0], x);
+            let zero = _mm256_setzero_si256();
+            let (mut p, mut q) = ([zero; N], [zero; N]);
+            // [band 0, digits 0-3 | band 1, digits 0-3] + [the same, digits 4-7]
+            for k in 0..N {
+                let [v0, v1, _, _] = planes[k];
+                p[k] = _mm256_permute2x128_si256::<0x20>(v0, v1);
+                q[k] = _mm256_permute2x128_si256::<0x31>(v0, v1);
             }
-            // Add the other half's counters: (a + b)[k] = OR over i + j = k + 1 of a[i] & b[j]
-            // (with a[-1] = b[-1] = all ones), saturating at N.
-            let b = c.map(Avx2::swap);
-            let mut r = [_mm256_setzero_si256(); N];
-            for (k, rk) in r.iter_mut().enumerate() {
-                let mut v = _mm256_or_si256(c[k], b[k]);
-                for i in 0..k {
-                    v = _mm256_or_si256(v, _mm256_and_si256(c[i], b[k - 1 - i]));
-                }
-                *rk = v;
+            let a = F::fold(p, q);
+            for k in 0..N {
+                p[k] = planes[k][2];
+                q[k] = _mm256_permute4x64_epi64::<SWAP_HALVES>(p[k]);
+            }
+            let b = F::fold(p, q);
+            // Per 128-bit lane: [a0+a2, a1+a3, b0+b2, b1+b3].
+            for k in 0..N {
+                p[k] = _mm256_unpacklo_epi64(a[k], b[k]);
+                q[k] = _mm256_unpackhi_epi64(a[k], b[k]);
+            }
+            let e = F::fold(p, q);
+            // Bands 0 0 2 2 | 1 1 2 2 over digits 1-8, then digit 9.
+            for k in 0..N {
+                q[k] = _mm256_shuffle_epi32::<SWAP_PAIRS>(e[k]);
+                p[k] = planes[k][3];
+            }
+            let f = F::fold(e, q);
+            let g = F::fold(f, p);
+            let mut r = [[zero; 4]; N];
+            for k in 0..N {
+                r[k] = [
+                    _mm256_permute4x64_epi64::<{ BCAST_Q[0] }>(g[k]),
+                    _mm256_permute4x64_epi64::<{ BCAST_Q[1] }>(g[k]),
+                    _mm256_permute4x64_epi64::<{ BCAST_Q[2] }>(g[k]),
+                    g[k],
+                ];
             }
             r
         }
+    }
+
+    /// Bit-sliced counters (at least 1, 2, ..., `N`) over the nine digits.
+    #[inline(always)]
+    fn counts<const N: usize>(self) -> [Avx2; N] {
+        // SAFETY: AVX2, see the module docs.
+        let zero = unsafe { _mm256_setzero_si256() };
+        let mut planes = [[zero; 4]; N];
+        planes[0] = self.0;
+        let r = Avx2::fold::<Count, N>(planes);
+        let mut out = [Avx2([zero; 4]); N];
+        for k in 0..N {
+            out[k] = Avx2(r[k]);
+        }
+        out
     }
 }
 
 impl Lanes for Avx2 {
     const BOX_LINE_FIXPOINT: bool = true;
     const LATE_BAND_CHECK: bool = true;
+    const SPLIT_FIXED: bool = true;
 
     #[inline(always)]
     fn load(s: &State) -> Self {
         let p = s.w.as_ptr() as *const __m256i;
-        // SAFETY: `State` is 192 bytes aligned to 64, so `p .. p + 5` are aligned, in-bounds
+        // SAFETY: `State` is 192 bytes aligned to 64, so `p .. p + 4` are aligned, in-bounds
         // 32-byte reads; AVX2 as in the module docs.
-        each!(|i| unsafe { _mm256_load_si256(p.add(i)) })
+        unsafe {
+            // Digits (0, 1), (2, 3), (4, 5), (6, 7): a 4x4 dword transpose per 128-bit lane
+            // gives each band's digits in the order 0 2 4 6 | 1 3 5 7.
+            let x = [
+                _mm256_load_si256(p),
+                _mm256_load_si256(p.add(1)),
+                _mm256_load_si256(p.add(2)),
+                _mm256_load_si256(p.add(3)),
+            ];
+            let t0 = _mm256_unpacklo_epi32(x[0], x[1]);
+            let t1 = _mm256_unpackhi_epi32(x[0], x[1]);
+            let t2 = _mm256_unpacklo_epi32(x[2], x[3]);
+            let t3 = _mm256_unpackhi_epi32(x[2], x[3]);
+            let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+            let band = |v| _mm256_permutevar8x32_epi32(v, order);
+            let d9 = Avx2::d9([s.w[32], s.w[33], s.w[34]]);
+            Avx2([
+                band(_mm256_unpacklo_epi64(t0, t2)),
+                band(_mm256_unpackhi_epi64(t0, t2)),
+                band(_mm256_unpacklo_epi64(t1, t3)),
+                d9,
+            ])
+        }
     }
 
     #[inline(always)]
     fn store(self, s: &mut State) {
         let p = s.w.as_mut_ptr() as *mut __m256i;
+        // SAFETY: as in `load`, for writes.
+        unsafe {
+            // The inverse of `load`: digits to the order 0 2 4 6 | 1 3 5 7, then the
+            // transpose (band 3 of each digit is the zero pad).
+            let order = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+            let [v0, v1, v2, v3] = self.0;
+            let v = [
+                _mm256_permutevar8x32_epi32(v0, order),
+                _mm256_permutevar8x32_epi32(v1, order),
+                _mm256_permutevar8x32_epi32(v2, order),
+            ];
+            let z = _mm256_setzero_si256();
+            let t0 = _mm256_unpacklo_epi32(v[0], v[1]);
+            let t1 = _mm256_unpackhi_epi32(v[0], v[1]);
+            let t2 = _mm256_unpacklo_epi32(v[2], z);
+            let t3 = _mm256_unpackhi_epi32(v[2], z);
+            _mm256_store_si256(p, _mm256_unpacklo_epi64(t0, t2));
+            _mm256_store_si256(p.add(1), _mm256_unpackhi_epi64(t0, t2));
+            _mm256_store_si256(p.add(2), _mm256_unpacklo_epi64(t1, t3));
+            _mm256_store_si256(p.add(3), _mm256_unpackhi_epi64(t1, t3));
+            let mut d9 = [0u32; 8];
+            _mm256_storeu_si256(d9.as_mut_ptr() as *mut __m256i, v3);
+            s.w[32..].fill(0);
+            for (b, &at) in D9_AT.iter().enumerate() {
+                s.w[32 + b] = d9[at];
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn save(self, s: &mut State) {
+        let p = s.w.as_mut_ptr() as *mut __m256i;
         for (i, v) in self.0.into_iter().enumerate() {
-            // SAFETY: as in `load`, for writes.
+            // SAFETY: `State` is 192 bytes aligned to 64: four aligned, in-bounds 32-byte
+            // writes; AVX2 as in the module docs.
             unsafe { _mm256_store_si256(p.add(i), v) };
         }
-        // The upper lane of the last vector is digit lane 9, zero in every kernel value.
-        s.w[40..].fill(0);
+    }
+
+    #[inline(always)]
+    fn restore(s: &State) -> Self {
+        let p = s.w.as_ptr() as *const __m256i;
+        // SAFETY: as in `save`, for reads.
+        each!(|i| unsafe { _mm256_load_si256(p.add(i)) })
+    }
+
+    #[inline(always)]
+    fn spread_triads(self) -> Self {
+        // SAFETY: AVX2, see the module docs. A multiply runs on other ports than the
+        // shifts, which the rounds are short of.
+        each!(|i| unsafe { _mm256_mullo_epi32(self.0[i], _mm256_set1_epi32(7)) })
+    }
+
+    #[inline(always)]
+    fn spread_columns(self) -> Self {
+        // SAFETY: as in `spread_triads`; the column bits are below bit 9, so the three
+        // copies do not overlap.
+        each!(|i| unsafe { _mm256_mullo_epi32(self.0[i], _mm256_set1_epi32(0x40201)) })
     }
 
     #[inline(always)]
     fn splat(x: u32) -> Self {
         // SAFETY: AVX2, see the module docs.
         let v = unsafe { _mm256_set1_epi32(x as i32) };
-        Avx2([v; 5])
+        Avx2([v; 4])
     }
 
     #[inline(always)]
@@ -182,36 +367,33 @@ impl Lanes for Avx2 {
 
     #[inline(always)]
     fn pattern(lane: [u32; 4]) -> Self {
-        let [a, b, c, e] = lane.map(|x| x as i32);
-        // SAFETY: AVX2, see the module docs.
-        let v = unsafe { _mm256_broadcastsi128_si256(_mm_set_epi32(e, c, b, a)) };
-        Avx2([v; 5])
+        let [a, b, c, _] = lane;
+        let s = Avx2::splat;
+        Avx2([s(a).0[0], s(b).0[0], s(c).0[0], Avx2::d9([a, b, c])])
     }
 
     #[inline(always)]
     fn digit_sum(self) -> Self {
-        let [a, b, c, d, e] = self.0;
-        // SAFETY: AVX2, see the module docs.
-        let u = unsafe {
-            let u = _mm256_add_epi32(
-                _mm256_add_epi32(_mm256_add_epi32(a, b), _mm256_add_epi32(c, d)),
-                e,
-            );
-            _mm256_add_epi32(u, Avx2::swap(u))
-        };
-        Avx2([u; 5])
+        let [s] = Avx2::fold::<Sum, 1>([self.0]);
+        Avx2(s)
     }
 
     #[inline(always)]
     fn next_band(self) -> Self {
+        let [v0, v1, v2, v3] = self.0;
         // SAFETY: AVX2, see the module docs.
-        each!(|i| unsafe { _mm256_shuffle_epi32::<NEXT_BAND>(self.0[i]) })
+        Avx2([v1, v2, v0, unsafe {
+            _mm256_permute4x64_epi64::<D9_NEXT>(v3)
+        }])
     }
 
     #[inline(always)]
     fn prev_band(self) -> Self {
+        let [v0, v1, v2, v3] = self.0;
         // SAFETY: AVX2, see the module docs.
-        each!(|i| unsafe { _mm256_shuffle_epi32::<PREV_BAND>(self.0[i]) })
+        Avx2([v2, v0, v1, unsafe {
+            _mm256_permute4x64_epi64::<D9_PREV>(v3)
+        }])
     }
 
     #[inline(always)]
@@ -223,32 +405,24 @@ impl Lanes for Avx2 {
     #[inline(always)]
     fn digit_counts(self) -> (Self, Self) {
         let [one, two] = self.counts::<2>();
-        (Avx2([one; 5]), Avx2([two; 5]))
+        (one, two)
     }
 
     #[inline(always)]
     fn digit_counts3(self) -> (Self, Self, Self) {
         let [one, two, three] = self.counts::<3>();
-        (Avx2([one; 5]), Avx2([two; 5]), Avx2([three; 5]))
+        (one, two, three)
     }
 
     #[inline(always)]
     fn digit_counts4(self) -> [Self; 4] {
-        self.counts::<4>().map(|v| Avx2([v; 5]))
+        self.counts::<4>()
     }
 
     #[inline(always)]
     fn digit_union(self) -> Self {
-        let [a, b, c, d, e] = self.0;
-        // SAFETY: AVX2, see the module docs.
-        let u = unsafe {
-            let u = _mm256_or_si256(
-                _mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d)),
-                e,
-            );
-            _mm256_or_si256(u, Avx2::swap(u))
-        };
-        Avx2([u; 5])
+        let [one] = self.counts::<1>();
+        one
     }
 
     #[inline(always)]
@@ -256,10 +430,7 @@ impl Lanes for Avx2 {
         // SAFETY: AVX2, see the module docs.
         unsafe {
             let x = |i: usize| _mm256_xor_si256(self.0[i], o.0[i]);
-            let d = _mm256_or_si256(
-                _mm256_or_si256(_mm256_or_si256(x(0), x(1)), _mm256_or_si256(x(2), x(3))),
-                x(4),
-            );
+            let d = _mm256_or_si256(_mm256_or_si256(x(0), x(1)), _mm256_or_si256(x(2), x(3)));
             _mm256_testz_si256(d, d) != 0
         }
     }
@@ -268,67 +439,55 @@ impl Lanes for Avx2 {
     fn any_band_empty(self) -> bool {
         // SAFETY: AVX2, see the module docs.
         unsafe {
+            // Every dword is a band word (no padding).
             let z = |i: usize| Avx2::is_zero(self.0[i]);
             let e = _mm256_or_si256(_mm256_or_si256(z(0), z(1)), _mm256_or_si256(z(2), z(3)));
-            // Band words of the digit lanes: three of four words, and only the low lane of the
-            // last vector.
-            let bands = _mm256_setr_epi32(-1, -1, -1, 0, -1, -1, -1, 0);
-            let last = _mm256_setr_epi32(-1, -1, -1, 0, 0, 0, 0, 0);
-            _mm256_testz_si256(e, bands) == 0 || _mm256_testz_si256(z(4), last) == 0
+            _mm256_testz_si256(e, e) == 0
         }
     }
 
     #[inline(always)]
     fn first_lane(self) -> [u32; 4] {
-        // SAFETY: AVX2, see the module docs; `__m128i` and `[u32; 4]` are both 16 plain
-        // bytes, every bit pattern valid for both.
-        unsafe { std::mem::transmute::<__m128i, [u32; 4]>(_mm256_castsi256_si128(self.0[0])) }
+        // SAFETY: AVX2, see the module docs.
+        let w = |i: usize| unsafe { _mm256_cvtsi256_si32(self.0[i]) as u32 };
+        [w(0), w(1), w(2), 0]
     }
 
     #[inline(always)]
     fn band_bits(b: usize, bits: u32) -> Self {
         let mut lane = [0u32; 4];
-        lane[b % 4] = bits;
-        let full = Avx2::pattern(lane).0[0];
-        // SAFETY: AVX2, see the module docs.
-        let low = unsafe { _mm256_set_m128i(_mm_setzero_si128(), _mm256_castsi256_si128(full)) };
-        Avx2([full, full, full, full, low])
+        lane[b % 3] = bits;
+        Avx2::pattern(lane)
     }
 
     #[inline(always)]
     fn digit_lane(d: usize, lane: [u32; 4]) -> Self {
-        let [a, b, c, e] = lane.map(|x| x as i32);
         // SAFETY: AVX2, see the module docs.
         unsafe {
-            let v = _mm_set_epi32(e, c, b, a);
-            let z = _mm_setzero_si128();
-            let x = if d.is_multiple_of(2) {
-                _mm256_set_m128i(z, v)
+            if d >= 8 {
+                let z = _mm256_setzero_si256();
+                Avx2([z, z, z, Avx2::d9([lane[0], lane[1], lane[2]])])
             } else {
-                _mm256_set_m128i(v, z)
-            };
-            each!(|i| if i == d / 2 {
-                x
-            } else {
-                _mm256_setzero_si256()
-            })
+                let at = _mm256_cmpeq_epi32(
+                    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+                    _mm256_set1_epi32(d as i32),
+                );
+                let v = |b: usize| _mm256_and_si256(at, _mm256_set1_epi32(lane[b] as i32));
+                Avx2([v(0), v(1), v(2), _mm256_setzero_si256()])
+            }
         }
     }
 
     #[inline(always)]
     fn digits_meeting(self, b: usize, bits: u32) -> u32 {
-        let v = Avx2::band_bits(b, bits);
-        let mut m = 0u64;
-        for i in 0..5 {
-            // SAFETY: AVX2, see the module docs.
-            let z = unsafe {
-                let z = Avx2::is_zero(_mm256_and_si256(self.0[i], v.0[i]));
-                _mm256_movemask_ps(_mm256_castsi256_ps(z))
-            };
-            m |= u64::from(!z as u8) << (8 * i);
-        }
-        let m = m >> b;
-        kernel::digits_from_lane_mask(m)
+        let b = b % 3;
+        // SAFETY: AVX2, see the module docs.
+        let low = unsafe {
+            let z = Avx2::is_zero(_mm256_and_si256(self.0[b], _mm256_set1_epi32(bits as i32)));
+            !(_mm256_movemask_ps(_mm256_castsi256_ps(z)) as u32) & 0xFF
+        };
+        let nine = self.band_words(b)[8] & bits != 0;
+        low | u32::from(nine) << 8
     }
 }
 

@@ -104,6 +104,7 @@ impl Avx512 {
 impl Lanes for Avx512 {
     const BOX_LINE_FIXPOINT: bool = true;
     const LATE_BAND_CHECK: bool = true;
+    const SPLIT_FIXED: bool = true;
 
     #[inline(always)]
     fn load(s: &State) -> Self {

@@ -113,6 +113,7 @@ impl Portable {
 impl Lanes for Portable {
     const BOX_LINE_FIXPOINT: bool = false;
     const LATE_BAND_CHECK: bool = false;
+    const SPLIT_FIXED: bool = false;
 
     #[inline(always)]
     fn load(s: &State) -> Self {
