@@ -592,8 +592,7 @@ impl<S: Size> Grader<S> {
         let s = &mut self.step;
         // The producers that read only part of the board search only what changed since
         // they last found nothing ([`unchanged`]).
-        let local = |i: usize| p.is_local().then_some(i);
-        let slot = local(p.index());
+        let slot = p.is_local().then(|| p.index());
         let scope = match slot {
             Some(i) => self.scratch.since[i].scope(g, b),
             None => Scope::everything(g),
@@ -790,6 +789,15 @@ mod tests {
 
     const EASY: &str =
         "4.2.........54..67...6.92..3.7....9....1.8....5....8.4..82.3...62..94.........9.5";
+
+    #[test]
+    fn each_producer_knows_its_place_and_has_a_memory_slot() {
+        for (i, p) in Producer::SE_ORDER.iter().enumerate() {
+            assert_eq!(p.index(), i, "{p:?}");
+        }
+        let scratch: Scratch = Scratch::new();
+        assert_eq!(scratch.since.len(), Producer::SE_ORDER.len());
+    }
 
     #[test]
     fn rates_a_pointing_puzzle_like_sudoku_explainer() {

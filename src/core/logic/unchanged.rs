@@ -73,8 +73,15 @@ impl<S: Size> Since<S> {
     /// everything when none is remembered.
     #[inline]
     pub(crate) fn scope(&self, g: &Geometry<S>, board: &Board<S>) -> Scope<S> {
+        self.changed(board).unwrap_or_else(|| Scope::everything(g))
+    }
+
+    /// What changed between the remembered board and `board`, or `None` when nothing is
+    /// remembered.
+    #[inline]
+    pub(crate) fn changed(&self, board: &Board<S>) -> Option<Scope<S>> {
         if !self.valid {
-            return Scope::everything(g);
+            return None;
         }
         let mut cells = S::Set::EMPTY;
         let mut digits = DigitSet::EMPTY;
@@ -85,21 +92,7 @@ impl<S: Size> Since<S> {
                 digits.insert(d);
             }
         }
-        Scope { cells, digits }
-    }
-
-    /// The cells whose candidates differ between `board` and the remembered board, or
-    /// `None` when nothing is remembered.
-    #[inline]
-    pub(crate) fn changed(&self, board: &Board<S>) -> Option<S::Set> {
-        if !self.valid {
-            return None;
-        }
-        let mut cells = S::Set::EMPTY;
-        for d in Digit::all() {
-            cells |= self.planes[d.index()] ^ board.plane(d);
-        }
-        Some(cells)
+        Some(Scope { cells, digits })
     }
 
     /// The remembered board's plane of `d`.

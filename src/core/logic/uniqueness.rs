@@ -118,7 +118,7 @@ pub fn find_unique_loop<S: Size>(
 ) -> bool {
     scratch.best = None;
     scratch.best_type = 0;
-    let changed = scratch.since.changed(board);
+    let changed = scratch.since.changed(board).map(|c| c.cells);
     let mut quiet = S::Set::EMPTY;
     for start in board.empty() {
         let cand = board.candidates(start);
