@@ -22,7 +22,7 @@ use super::unchanged::Scope;
 use super::{Board, Budget, Step, Technique};
 use crate::core::bitboard::DigitSet;
 use crate::core::geometry::{Arr, CellBits, Geometry, Size};
-use crate::core::index::{Cell, Digit};
+use crate::core::index::Cell;
 
 /// Base cells in index order and their excluders.
 struct Bases<S: Size> {
@@ -42,16 +42,7 @@ fn bases<S: Size>(g: &Geometry<S>, board: &Board<S>, degree: u32) -> Bases<S> {
         index: S::Cells::splat(0),
         n: 0,
     };
-    // Bit-sliced counts over the nine planes: cells with at least 1, 2, 3, 4 candidates.
-    let (mut ge1, mut ge2, mut ge3, mut ge4) =
-        (S::Set::EMPTY, S::Set::EMPTY, S::Set::EMPTY, S::Set::EMPTY);
-    for d in Digit::all() {
-        let p = board.plane(d);
-        ge4 |= ge3 & p;
-        ge3 |= ge2 & p;
-        ge2 |= ge1 & p;
-        ge1 |= p;
-    }
+    let [ge1, ge2, ge3, ge4] = board.cells_with_at_least();
     let singles = ge1 - ge2;
     let excluders = if degree == 2 { ge2 - ge3 } else { ge2 - ge4 };
     for c in ge2 {
@@ -196,6 +187,18 @@ fn near_changes<S: Size>(
     (reach, near, n, all)
 }
 
+/// The changed cells that can still matter once `c` joins a tuple whose cells so far
+/// leave `near` of them: all when `c` changed, else those of `near` that `c` sees (a tuple's
+/// excluders are common peers of all its cells). Empty: the tuple cannot find anything new.
+#[inline]
+fn near_with<S: Size>(g: &Geometry<S>, changed: S::Set, near: S::Set, c: Cell) -> S::Set {
+    if changed.contains(c) {
+        g.all_cells()
+    } else {
+        near & g.peers(c)
+    }
+}
+
 /// The first base cells to pair with base cell `j`: all before it when it is near a
 /// change, else those before it that are (`near[..n_near]`, ascending).
 #[inline]
@@ -231,20 +234,14 @@ pub fn find_aligned_pair<S: Size>(
         if !budget.charge(firsts.len() as u64) {
             return false;
         }
-        // The changed cells that can matter to a pair with `cj`.
-        let near_j = if changed.contains(cj) {
-            g.all_cells()
-        } else {
-            changed & g.peers(cj)
-        };
+        let near_j = near_with(g, changed, changed, cj);
         for &i in firsts {
             let i = usize::from(i);
             let common = b.excl[i] & b.excl[j];
             if common.len() < 2 {
                 continue;
             }
-            let ci = b.cells[i];
-            if !changed.contains(ci) && (near_j & g.peers(ci)).is_empty() {
+            if near_with(g, changed, near_j, b.cells[i]).is_empty() {
                 continue;
             }
             let cells = [b.cells[i], b.cells[j]];
@@ -274,20 +271,11 @@ pub fn find_aligned_triple<S: Size>(
     let (reach, near, n_near, all) = near_changes(g, &b, changed);
     for j in 1..b.n {
         let cj = b.cells[j];
-        let near_j = if changed.contains(cj) {
-            g.all_cells()
-        } else {
-            changed & g.peers(cj)
-        };
+        let near_j = near_with(g, changed, changed, cj);
         for &i in partners::<S>(&all, &near, n_near, j, reach.contains(cj)) {
             let i = usize::from(i);
             let ci = b.cells[i];
-            // The changed cells that can matter to a triple with `ci` and `cj`.
-            let near_ij = if changed.contains(ci) {
-                g.all_cells()
-            } else {
-                near_j & g.peers(ci)
-            };
+            let near_ij = near_with(g, changed, near_j, ci);
             let common01 = b.excl[i] & b.excl[j];
             if common01.len() < 2 {
                 if !budget.charge(1) {
@@ -295,9 +283,7 @@ pub fn find_aligned_triple<S: Size>(
                 }
                 continue;
             }
-            let twin = ((b.excl[i] | b.excl[j]) & b.set)
-                - S::Set::single(b.cells[i])
-                - S::Set::single(b.cells[j]);
+            let twin = ((b.excl[i] | b.excl[j]) & b.set) - S::Set::single(ci) - S::Set::single(cj);
             // With no changed cell near the pair, only a changed third cell can matter.
             let todo = if near_ij.is_empty() {
                 twin & changed
@@ -313,13 +299,13 @@ pub fn find_aligned_triple<S: Size>(
                 if common.len() < 2 {
                     continue;
                 }
-                if !changed.contains(t) && (near_ij & g.peers(t)).is_empty() {
+                if near_with(g, changed, near_ij, t).is_empty() {
                     continue;
                 }
                 if !budget.charge(8) {
                     return false;
                 }
-                let cells = [b.cells[i], b.cells[j], t];
+                let cells = [ci, cj, t];
                 let ok = allowed(g, board, &cells, common);
                 if cells
                     .iter()

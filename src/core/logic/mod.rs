@@ -236,6 +236,20 @@ impl<S: Size> Board<S> {
         self.planes[digit.index()]
     }
 
+    /// The empty cells with at least 1, 2, 3 and 4 candidates: a bit-sliced count over the
+    /// nine planes.
+    #[inline]
+    pub fn cells_with_at_least(&self) -> [S::Set; 4] {
+        let mut ge = [S::Set::EMPTY; 4];
+        for p in self.planes {
+            ge[3] |= ge[2] & p;
+            ge[2] |= ge[1] & p;
+            ge[1] |= ge[0] & p;
+            ge[0] |= p;
+        }
+        ge
+    }
+
     /// The cells holding `digit`.
     #[inline]
     pub fn placed(&self, digit: Digit) -> S::Set {

@@ -53,16 +53,11 @@ pub fn has_naked_single<S: Size>(board: &Board<S>) -> bool {
     !naked_singles(board).is_empty()
 }
 
-/// The empty cells with exactly one candidate: a bit-sliced count over the nine planes.
+/// The empty cells with exactly one candidate.
 #[inline]
 fn naked_singles<S: Size>(board: &Board<S>) -> S::Set {
-    let (mut one, mut two) = (S::Set::EMPTY, S::Set::EMPTY);
-    for d in Digit::all() {
-        let p = board.plane(d);
-        two |= one & p;
-        one |= p;
-    }
-    one - two
+    let [ge1, ge2, ..] = board.cells_with_at_least();
+    ge1 - ge2
 }
 
 /// The first naked single in cell order (SE `NakedSingle`).
