@@ -58,6 +58,8 @@ pub(crate) struct CycleScratch<S: Size> {
     on_idx: Vec<u32>,
     pend_on: Vec<u32>,
     pend_off: Vec<u32>,
+    /// The next round's "on" potentials (cycles, which make them as they go).
+    next_on: Vec<u32>,
     /// Cycles found: the closing "off" node and the cause of its link back to the start.
     found: Vec<(u32, Cause)>,
     /// Indexed "off" potentials, per digit and per cell. Those that imply nothing on this
@@ -131,6 +133,7 @@ impl<S: Size> CycleScratch<S> {
             on_idx: vec![NONE; n],
             pend_on: Vec::with_capacity(n),
             pend_off: Vec::with_capacity(32 * n),
+            next_on: Vec::with_capacity(n),
             found: Vec::with_capacity(256),
             off_planes: [S::Set::EMPTY; 9],
             off_cells: S::Cells::splat(0),
@@ -153,6 +156,7 @@ impl<S: Size> CycleScratch<S> {
         self.nodes.clear();
         self.pend_on.clear();
         self.pend_off.clear();
+        self.next_on.clear();
         self.found.clear();
     }
 
@@ -177,36 +181,36 @@ impl<S: Size> CycleScratch<S> {
     /// Builds this pass's links on `cur` and notes the candidates whose "off" implies
     /// nothing.
     fn build_links(&mut self, g: &Geometry<S>, cur: &Cands<S>, y: bool, x: bool) {
-        self.links.build(g, cur, y, x);
         self.reset();
+        self.links.build(g, cur, y, x);
+        self.dead_planes = [S::Set::EMPTY; 9];
         for c in 0..S::CELLS {
             let mut dead = 0u16;
             for d in cur.cells[c] {
                 if self.links.get(cand_of(c, d.index())).is_empty() {
                     dead |= 1 << d.index();
+                    self.dead_planes[d.index()].insert(Cell::from_index(c));
                 }
             }
             self.dead_cells[c] = dead;
-            self.off_cells[c] = dead;
         }
-        for d in 0..9 {
-            let mut p = S::Set::EMPTY;
-            for cell in cur.planes[d] {
-                if self.dead_cells[cell.index()] & (1 << d) != 0 {
-                    p.insert(cell);
-                }
-            }
-            self.dead_planes[d] = p;
-        }
+        self.off_cells = self.dead_cells;
         self.off_planes = self.dead_planes;
+    }
+
+    /// Adds a new "off" potential to the tree and indexes it; returns its node.
+    #[inline(always)]
+    fn index_off(&mut self, cand: u16, cause: Cause, p: u32) -> u32 {
+        let i = self.push(cand, false, cause, p);
+        self.off_planes[digit_of(cand)].insert(Cell::from_index(cell_of(cand)));
+        self.off_cells[cell_of(cand)] |= 1 << digit_of(cand);
+        i
     }
 
     /// Indexes a new "off" potential and queues it.
     #[inline(always)]
     fn register_off(&mut self, cand: u16, cause: Cause, p: u32) {
-        let i = self.push(cand, false, cause, p);
-        self.off_planes[digit_of(cand)].insert(Cell::from_index(cell_of(cand)));
-        self.off_cells[cell_of(cand)] |= 1 << digit_of(cand);
+        let i = self.index_off(cand, cause, p);
         self.pend_off.push(i);
     }
 
@@ -376,16 +380,14 @@ impl<S: Size> CycleScratch<S> {
                 // round's "off" potentials are expanded after it.
                 let dist = (2 * round).min(254) as u8;
                 self.each_new(g, &o, p, |sc, cand, cause, p| {
-                    let e = sc.push(cand, false, cause, p);
-                    sc.off_planes[digit_of(cand)].insert(Cell::from_index(cell_of(cand)));
-                    sc.off_cells[cell_of(cand)] |= 1 << digit_of(cand);
+                    let e = sc.index_off(cand, cause, p);
                     n_offs += 1;
                     for j in 0..sc.links.get(cand).len() {
                         let imp = sc.links.get(cand)[j];
                         if sc.on_idx[imp.cand as usize] == NONE {
                             let i = sc.push(imp.cand, true, imp.cause(), e);
                             sc.on_idx[imp.cand as usize] = i;
-                            sc.pend_off.push(i);
+                            sc.next_on.push(i);
                             if let Some(k) =
                                 closers[..n_closers].iter().position(|c| c.cand == imp.cand)
                             {
@@ -395,9 +397,8 @@ impl<S: Size> CycleScratch<S> {
                     }
                 });
             }
-            // `pend_off` holds the next round's "on" potentials here.
-            std::mem::swap(&mut self.pend_on, &mut self.pend_off);
-            self.pend_off.clear();
+            std::mem::swap(&mut self.pend_on, &mut self.next_on);
+            self.next_on.clear();
             if !budget.charge(n_offs / 4 + 1) {
                 return None;
             }
@@ -422,14 +423,12 @@ impl<S: Size> CycleScratch<S> {
         budget: &mut Budget,
     ) -> Option<Result<u32, bool>> {
         self.reset();
-        let root = self.push(start, start_on, Cause::ASSUMPTION, NONE);
         if start_on {
+            let root = self.push(start, true, Cause::ASSUMPTION, NONE);
             self.on_idx[start as usize] = root;
             self.pend_on.push(root);
         } else {
-            self.off_planes[digit_of(start)].insert(Cell::from_index(cell_of(start)));
-            self.off_cells[cell_of(start)] |= 1 << digit_of(start);
-            self.pend_off.push(root);
+            self.register_off(start, Cause::ASSUMPTION, NONE);
         }
         // Potentials of the layer being processed are at distance `layer` from the start;
         // what they imply has `layer + 2` potentials in its chain.
