@@ -489,7 +489,36 @@ struct Ctx<'a, 'n, S: Size> {
     shared: Option<&'a OutcomeCache<S>>,
 }
 
-impl<S: Size> Ctx<'_, '_, S> {
+impl<'a, 'n, S: Size> Ctx<'a, 'n, S> {
+    /// Sets up a search with `spec` on `src`: the static links built (static levels), the
+    /// outcome cache emptied.
+    #[allow(clippy::too_many_arguments)]
+    fn prepare(
+        g: &'a Geometry<S>,
+        src: &'a Cands<S>,
+        spec: Spec,
+        links: &'a mut Links,
+        cache: &mut OutcomeCache<S>,
+        nest: Option<&'n mut Nest<S>>,
+        budget: &'a mut Budget,
+        shared: Option<&'a OutcomeCache<S>>,
+    ) -> Self {
+        let mode = spec.mode();
+        if !spec.dynamic {
+            links.build(g, src, mode.y, true);
+        }
+        cache.clear();
+        Ctx {
+            g,
+            src,
+            mode,
+            links,
+            nest,
+            budget,
+            shared,
+        }
+    }
+
     /// Makes `buf` hold the full run of `cand` assumed on (`held` tracks what `buf`
     /// holds). False when the budget ran out.
     fn exact(&mut self, cand: u16, buf: &mut Run<S>, held: &mut u16) -> bool {
@@ -573,7 +602,6 @@ pub(crate) fn search<S: Size>(
     sink: &mut Sink<S>,
     budget: &mut Budget,
 ) -> bool {
-    let mode = spec.mode();
     let Engine {
         runs,
         counter,
@@ -581,19 +609,8 @@ pub(crate) fn search<S: Size>(
         cache,
         ..
     } = eng;
-    if !spec.dynamic {
-        links.build(g, src, mode.y, true);
-    }
-    cache.clear();
-    let mut cx = Ctx {
-        g,
-        src,
-        mode,
-        links: &*links,
-        nest,
-        budget,
-        shared,
-    };
+    let mode = spec.mode();
+    let mut cx = Ctx::prepare(g, src, spec, links, cache, nest, budget, shared);
     let (value_runs, rest) = runs.split_at_mut(OFF_RUN);
     let (off_run, region_runs) = rest.split_at_mut(1);
     let off_run = &mut off_run[0];
@@ -822,23 +839,10 @@ pub(crate) fn outcomes<S: Size>(
     nest: Option<&mut Nest<S>>,
     budget: &mut Budget,
 ) -> bool {
-    let mode = spec.mode();
     let Engine {
         runs, links, cache, ..
     } = eng;
-    if !spec.dynamic {
-        links.build(g, src, mode.y, true);
-    }
-    cache.clear();
-    let mut cx = Ctx {
-        g,
-        src,
-        mode,
-        links: &*links,
-        nest,
-        budget,
-        shared: None,
-    };
+    let mut cx = Ctx::prepare(g, src, spec, links, cache, nest, budget, None);
     let mut held = u16::MAX;
     for c in cells {
         let cs = src.cells[c];
