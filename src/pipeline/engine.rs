@@ -38,23 +38,32 @@ pub struct Pacer {
     size: usize,
     min: usize,
     max: usize,
+    /// Windows faster than this (seconds) are grown.
+    fast: f64,
+    /// Windows slower than this are shrunk.
+    slow: f64,
 }
 
 impl Pacer {
-    /// Windows too fast below this are grown.
-    const FAST: f64 = 0.2;
-    /// Windows slower than this are shrunk.
-    const SLOW: f64 = 1.0;
-
-    /// A pacer for `threads` workers and windows of at most `max` items; the first window
-    /// has a few items per worker.
+    /// A pacer for `threads` workers and windows of at most `max` items, each taking
+    /// 0.2 to 1 s; the first window has a few items per worker.
     pub fn new(threads: usize, max: usize) -> Pacer {
         let min = threads.max(1).min(max.max(1));
         Pacer {
             size: (min * 8).min(max.max(1)),
             min,
             max: max.max(1),
+            fast: 0.2,
+            slow: 1.0,
         }
+    }
+
+    /// The same pacer with windows of `fast` to `slow` seconds. Every window ends when its
+    /// slowest item does, so a worker may wait at the end of each for the others; runs
+    /// whose items take milliseconds each (generation) lose less to that with longer
+    /// windows.
+    pub fn seconds(self, fast: f64, slow: f64) -> Pacer {
+        Pacer { fast, slow, ..self }
     }
 
     /// Items for the next window.
@@ -67,9 +76,9 @@ impl Pacer {
         if items < self.size {
             return; // a short window (the end of the input) says little
         }
-        if secs < Self::FAST {
+        if secs < self.fast {
             self.size = (self.size * 2).min(self.max);
-        } else if secs > Self::SLOW {
+        } else if secs > self.slow {
             self.size = (self.size / 2).max(self.min);
         }
     }
@@ -152,7 +161,7 @@ impl<W: Send> Engine<W> {
         F: Fn(&mut W, usize, &mut Block<S>) + Sync,
         P: Fn(usize, &mut Block<S>) + Sync,
     {
-        let size = n.div_ceil(self.workers.len() * 4).clamp(1, BLOCK);
+        let size = n.div_ceil(self.workers.len() * 16).clamp(1, BLOCK);
         let nblocks = n.div_ceil(size);
         blocks.resize_with(nblocks, Block::default);
         let workers = &self.workers;

@@ -43,6 +43,16 @@ pub struct LoopScratch<S: Size> {
     /// its digits, so while none of those change it closes no loop again.
     since: Since<S>,
     quiet: S::Set,
+    /// The starts whose search closed loops but offered no hint on that board: besides
+    /// the cells holding both digits, it read only the cells of `area` (the loops' cells
+    /// with extra candidates and their peers, where types 2 to 4 look), so while none of
+    /// those change it offers nothing again.
+    settled: S::Set,
+    area: S::Cells<S::Set>,
+    /// The cells the current start's loops read (see `area`).
+    reading: S::Set,
+    /// Hints offered so far.
+    offered: u64,
 }
 
 impl<S: Size> LoopScratch<S> {
@@ -58,6 +68,10 @@ impl<S: Size> LoopScratch<S> {
             closed: 0,
             since: Since::default(),
             quiet: S::Set::EMPTY,
+            settled: S::Set::EMPTY,
+            area: S::Cells::splat(S::Set::EMPTY),
+            reading: S::Set::EMPTY,
+            offered: 0,
         }
     }
 
@@ -65,6 +79,7 @@ impl<S: Size> LoopScratch<S> {
     pub(crate) fn forget(&mut self) {
         self.since.forget();
         self.quiet = S::Set::EMPTY;
+        self.settled = S::Set::EMPTY;
     }
 }
 
@@ -120,6 +135,7 @@ pub fn find_unique_loop<S: Size>(
     scratch.best_type = 0;
     let changed = scratch.since.changed(board).map(|c| c.cells);
     let mut quiet = S::Set::EMPTY;
+    let mut settled = S::Set::EMPTY;
     for start in board.empty() {
         let cand = board.candidates(start);
         if cand.len() != 2 {
@@ -130,15 +146,23 @@ pub fn find_unique_loop<S: Size>(
             continue;
         };
         if let Some(changed) = changed
-            && scratch.quiet.contains(start)
+            && (scratch.quiet.contains(start) || scratch.settled.contains(start))
         {
             let before = scratch.since.plane(v1) & scratch.since.plane(v2);
             if (before & changed).is_empty() {
-                quiet.insert(start);
-                continue;
+                if scratch.quiet.contains(start) {
+                    quiet.insert(start);
+                    continue;
+                }
+                if (scratch.area[start.index()] & changed).is_empty() {
+                    settled.insert(start);
+                    continue;
+                }
             }
         }
         let closed = scratch.closed;
+        let offered = scratch.offered;
+        scratch.reading = S::Set::EMPTY;
         scratch.len = 0;
         scratch.on_path = S::Set::EMPTY;
         // Only cells holding both loop digits can join (or close) the loop.
@@ -159,9 +183,13 @@ pub fn find_unique_loop<S: Size>(
         }
         if scratch.closed == closed {
             quiet.insert(start);
+        } else if scratch.offered == offered {
+            settled.insert(start);
+            scratch.area[start.index()] = scratch.reading;
         }
     }
     scratch.quiet = quiet;
+    scratch.settled = settled;
     scratch.since.record(board);
     match scratch.best {
         Some(s) => {
@@ -245,6 +273,7 @@ fn is_valid_loop<S: Size>(g: &Geometry<S>, path: &[Cell]) -> bool {
 }
 
 fn offer<S: Size>(sc: &mut LoopScratch<S>, step: Step<S>, ty: u8) {
+    sc.offered += 1;
     let better = match &sc.best {
         None => true,
         Some(b) => (step.difficulty, ty) < (b.difficulty, sc.best_type),
@@ -302,6 +331,10 @@ fn evaluate_loop<S: Size>(
         }
     }
     let extra_cells = &extra_cells.as_ref()[..n_extra];
+    // Types 2 to 4 look only at these cells' peers.
+    for &c in extra_cells {
+        sc.reading |= g.peers(c) | S::Set::single(c);
+    }
     let pair = DigitSet::single(v1) | DigitSet::single(v2);
     match n_extra {
         1 => {

@@ -491,7 +491,9 @@ pub fn run<W: PuzzleWorker>(
         .map_err(|e| Error::Usage(format!("cannot start worker threads: {e}")))?;
     let mut writer: Writer<GenerateStats> = Writer::spawn(sink, header);
     let progress = Progress::new(!cfg.quiet, Some(hi - lo), "puzzles");
-    let mut pacer = Pacer::new(engine.threads(), WINDOW);
+    // Windows of about one to three seconds: a generated puzzle takes up to tens of
+    // milliseconds, and a short window would leave a worker idle at its end.
+    let mut pacer = Pacer::new(engine.threads(), WINDOW).seconds(1.0, 3.0);
     let mut stats = GenerateStats::default();
     let mut end = RunEnd::Completed;
     let mut next = lo;
