@@ -130,9 +130,10 @@ pub struct SolveArgs {
     #[arg(long, conflicts_with = "no_grade")]
     pub profile: bool,
 
-    /// Work budget for grading one puzzle, in work units (deterministic; the default is
-    /// about one second of work per 81 cells: a Samurai gets 369/81 of it). A puzzle that
-    /// needs more gets a lower bound: `>=X`.
+    /// Work budget for grading one puzzle, in work units (deterministic; the default,
+    /// 100,000,000, is about five seconds of work per 81 cells, enough for every known
+    /// puzzle up to ER 11.9: a Samurai gets 369/81 of it). A puzzle that needs more gets a
+    /// lower bound: `>=X`.
     #[arg(long, value_name = "UNITS")]
     pub grade_budget: Option<u64>,
 }
