@@ -29,10 +29,10 @@ use crate::io::Sink;
 /// that every worker has several blocks to take.
 pub const BLOCK: usize = 64;
 
-/// Sizes a run's windows so that each takes a fraction of a second: rows reach the output
-/// (and the progress bar moves) steadily whether an item takes a microsecond (solving) or
-/// a second (grading a monster, generating an `extreme` puzzle), and an interrupt loses
-/// little work. Window sizes never change the output bytes, only when they are written.
+/// Sizes a run's windows so that each takes a second or so: rows reach the output (and the
+/// progress bar moves) steadily whether an item takes a microsecond (solving) or a second
+/// (grading a monster, generating an `extreme` puzzle), and an interrupt loses little work.
+/// Window sizes never change the output bytes, only when they are written.
 #[derive(Clone, Debug)]
 pub struct Pacer {
     size: usize,
