@@ -36,17 +36,13 @@ pub struct LoopScratch<S: Size> {
     both: S::Set,
     best: Option<Step<S>>,
     best_type: u8,
-    /// Loops closed so far (valid or not), to tell the starts that closed none.
-    closed: u64,
-    /// The board of the last complete search and the starts whose search closed no loop
-    /// on it: such a start's search reads only the candidates of the cells holding both of
-    /// its digits, so while none of those change it closes no loop again.
+    /// The board of the last complete search.
     since: Since<S>,
-    quiet: S::Set,
-    /// The starts whose search closed loops but offered no hint on that board: besides
-    /// the cells holding both digits, it read only the cells of `area` (the loops' cells
-    /// with extra candidates and their peers, where types 2 to 4 look), so while none of
-    /// those change it offers nothing again.
+    /// The starts whose search offered no hint on that board: it read the candidates of
+    /// the cells holding both of its digits and, beyond them, only the cells of its
+    /// `area` (the peers of its valid loops' cells with extra candidates, where types 2
+    /// to 4 look; empty when it closed no valid loop), so while none of those change it
+    /// offers nothing again.
     settled: S::Set,
     area: S::Cells<S::Set>,
     /// The cells the current start's loops read (see `area`).
@@ -65,9 +61,7 @@ impl<S: Size> LoopScratch<S> {
             both: S::Set::EMPTY,
             best: None,
             best_type: 0,
-            closed: 0,
             since: Since::default(),
-            quiet: S::Set::EMPTY,
             settled: S::Set::EMPTY,
             area: S::Cells::splat(S::Set::EMPTY),
             reading: S::Set::EMPTY,
@@ -78,7 +72,6 @@ impl<S: Size> LoopScratch<S> {
     /// Forgets the board of the last search (a new puzzle).
     pub(crate) fn forget(&mut self) {
         self.since.forget();
-        self.quiet = S::Set::EMPTY;
         self.settled = S::Set::EMPTY;
     }
 }
@@ -134,7 +127,6 @@ pub fn find_unique_loop<S: Size>(
     scratch.best = None;
     scratch.best_type = 0;
     let changed = scratch.since.changed(board).map(|c| c.cells);
-    let mut quiet = S::Set::EMPTY;
     let mut settled = S::Set::EMPTY;
     for start in board.empty() {
         let cand = board.candidates(start);
@@ -146,21 +138,14 @@ pub fn find_unique_loop<S: Size>(
             continue;
         };
         if let Some(changed) = changed
-            && (scratch.quiet.contains(start) || scratch.settled.contains(start))
+            && scratch.settled.contains(start)
         {
             let before = scratch.since.plane(v1) & scratch.since.plane(v2);
-            if (before & changed).is_empty() {
-                if scratch.quiet.contains(start) {
-                    quiet.insert(start);
-                    continue;
-                }
-                if (scratch.area[start.index()] & changed).is_empty() {
-                    settled.insert(start);
-                    continue;
-                }
+            if ((before | scratch.area[start.index()]) & changed).is_empty() {
+                settled.insert(start);
+                continue;
             }
         }
-        let closed = scratch.closed;
         let offered = scratch.offered;
         scratch.reading = S::Set::EMPTY;
         scratch.len = 0;
@@ -181,14 +166,11 @@ pub fn find_unique_loop<S: Size>(
         ) {
             return false;
         }
-        if scratch.closed == closed {
-            quiet.insert(start);
-        } else if scratch.offered == offered {
+        if scratch.offered == offered {
             settled.insert(start);
             scratch.area[start.index()] = scratch.reading;
         }
     }
-    scratch.quiet = quiet;
     scratch.settled = settled;
     scratch.since.record(board);
     match scratch.best {
@@ -232,7 +214,6 @@ fn search<S: Size>(
         // The region's cells holding both digits, in region order (ascending index).
         for next in region.set & sc.both {
             if next == sc.path[0] && sc.len >= 4 {
-                sc.closed += 1;
                 let len = sc.len;
                 evaluate_loop(g, board, sc, len, v1, v2);
             } else if !sc.on_path.contains(next) {
