@@ -24,6 +24,7 @@
 //! A cycle's complexity is its number of distinct potentials, a forcing chain's its number
 //! of potentials (both ends included).
 
+use super::plane_memo::{PlaneMemo, multi_cells};
 use super::potentials::{
     Cands, Cause, Implied, Links, MAX_IMPLIED, NONE, cand_count, cand_of, cell_of, digit_of,
 };
@@ -528,15 +529,30 @@ pub(crate) fn mix(h: u64, v: u64) -> u64 {
 /// "on" to the candidate's "on", which the searches from the partners measured. Only a
 /// chain good enough to be kept is searched again, for its path. Hints carry their place
 /// in SE's order, so ties resolve as in SE.
+///
+/// With a `memo` (keeping the best hint), the X pass skips the digits it vouches for, and
+/// when that pass finds nothing, it remembers every digit's plane ([`super::plane_memo`]).
 pub(crate) fn search<S: Size>(
     g: &Geometry<S>,
     cur: &Cands<S>,
     sc: &mut CycleScratch<S>,
     sink: &mut Sink<S>,
+    mut memo: Option<&mut PlaneMemo<S>>,
     budget: &mut Budget,
 ) -> bool {
     let best_mode = sink.keeps_best();
+    let multi = if memo.is_some() && best_mode {
+        multi_cells(cur)
+    } else {
+        S::Set::EMPTY
+    };
+    let skip = match memo.as_deref() {
+        Some(m) if best_mode => m.clean(cur, multi),
+        _ => DigitSet::EMPTY,
+    };
     for (pi, &(y, x)) in PASSES.iter().enumerate() {
+        // Digits whose X pass is known to find nothing (the X pass only).
+        let skip = if pi == 0 { skip } else { DigitSet::EMPTY };
         let cycle_base: Tenths = if x && y { 70 } else { 65 };
         let key = if x && y {
             4
@@ -565,6 +581,9 @@ pub(crate) fn search<S: Size>(
                 continue;
             }
             for d in cs {
+                if skip.contains(d) {
+                    continue;
+                }
                 let start = cand_of(c, d.index());
                 // SE `doUnaryChaining`: cycles, then the chain from the start on, then the
                 // chain from it off; hints offered in that order.
@@ -608,6 +627,7 @@ pub(crate) fn search<S: Size>(
         if !(x && best_mode) {
             continue;
         }
+        // (A skipped digit's starts have no distances this pass: they are skipped below.)
         // Forcing chains from a candidate assumed off, from the partners' distances.
         for c in 0..S::CELLS {
             let cs = cur.cells[c];
@@ -645,6 +665,15 @@ pub(crate) fn search<S: Size>(
                     Some(Ok(t)) => offer_chain(g, cur, sc, start, t, x, y, gen_, sink),
                     Some(Err(_)) => {}
                 }
+            }
+        }
+        if pi == 0
+            && !sink.has_best()
+            && let Some(m) = memo.as_deref_mut()
+        {
+            // The X pass found nothing, with nothing to beat: no digit offers a hint.
+            for d in Digit::all() {
+                m.record(d, cur, multi);
             }
         }
     }

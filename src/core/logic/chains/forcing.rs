@@ -29,12 +29,14 @@
 //! chain's target and its ancestors (plus nested chains).
 
 use super::nested::Nest;
+use super::plane_memo::{PlaneMemo, multi_cells};
 use super::potentials::{
     Cands, Cause, Counter, Implied, Links, MAX_IMPLIED, NONE, NestedInfo, Run, cand_count, cand_of,
     cell_of, digit_of, off_to_on, on_to_off,
 };
 use super::trace::{self, NestedChain};
 use super::{ChainLevel, Engine, Hint, Sink, rule_parents_of};
+use crate::core::bitboard::DigitSet;
 use crate::core::geometry::{CellBits, Geometry, Size};
 use crate::core::index::{Cell, Digit};
 use crate::core::logic::{Budget, Technique, Tenths, length_bonus};
@@ -589,7 +591,9 @@ fn meets<T: CellBits>(a: &[T; 9], b: &[T; 9]) -> bool {
 /// hint to `sink`. False when the budget ran out.
 ///
 /// Only the cells of `cells` are searched from; `shared` holds outcomes of runs worked out
-/// beforehand ([`outcomes`]), if any.
+/// beforehand ([`outcomes`]), if any. With a `memo` (Nishio, which offers contradictions
+/// only, each run keeping to its start's digit), the digits it vouches for are skipped, and
+/// those whose runs meet no contradiction are remembered ([`super::plane_memo`]).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn search<S: Size>(
     g: &Geometry<S>,
@@ -599,9 +603,24 @@ pub(crate) fn search<S: Size>(
     eng: &mut Engine<S>,
     nest: Option<&mut Nest<S>>,
     shared: Option<&OutcomeCache<S>>,
+    mut memo: Option<&mut PlaneMemo<S>>,
     sink: &mut Sink<S>,
     budget: &mut Budget,
 ) -> bool {
+    if !spec.nishio {
+        memo = None;
+    }
+    let multi = if memo.is_some() {
+        multi_cells(src)
+    } else {
+        S::Set::EMPTY
+    };
+    let skip = match memo.as_deref() {
+        Some(m) => m.clean(src, multi),
+        None => DigitSet::EMPTY,
+    };
+    // Digits of the starts whose runs met a contradiction.
+    let mut contradicted = DigitSet::EMPTY;
     let Engine {
         runs,
         counter,
@@ -626,6 +645,9 @@ pub(crate) fn search<S: Size>(
         let mut cell_on = [S::Set::EMPTY; 9];
         let mut cell_off = [S::Set::EMPTY; 9];
         for (vi, v) in cs.iter().enumerate() {
+            if skip.contains(v) {
+                continue;
+            }
             let start = cand_of(c, v.index());
             let Some(o_on) = cx.outcome(start, &mut value_runs[vi], &mut held_values[vi], cache)
             else {
@@ -652,6 +674,9 @@ pub(crate) fn search<S: Size>(
                 )
             {
                 return false;
+            }
+            if o_on.contradiction || off_run.contradiction.is_some() {
+                contradicted.insert(v);
             }
             if spec.dynamic {
                 // Contradictions (SE sort key 7).
@@ -820,6 +845,13 @@ pub(crate) fn search<S: Size>(
                         sink,
                     );
                 }
+            }
+        }
+    }
+    if let Some(m) = memo {
+        for d in Digit::all() {
+            if !skip.contains(d) && !contradicted.contains(d) {
+                m.record(d, src, multi);
             }
         }
     }

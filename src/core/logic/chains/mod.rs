@@ -32,6 +32,7 @@
 mod cycles;
 mod forcing;
 mod nested;
+mod plane_memo;
 mod potentials;
 mod trace;
 
@@ -247,6 +248,12 @@ impl<S: Size> Sink<S> {
         !self.collect
     }
 
+    /// True when a best hint is kept (keeping the best: something was found).
+    #[inline]
+    pub(crate) fn has_best(&self) -> bool {
+        self.best.is_some()
+    }
+
     /// The outer chain's starting grid when collecting for a nested search.
     #[inline]
     pub(crate) fn context(&self) -> Option<&Cands<S>> {
@@ -426,6 +433,10 @@ pub struct ChainScratch<S: Size = S81> {
     parts: Vec<Mutex<Part<S>>>,
     /// The outcomes the parts of a spread search worked out, for all of them.
     shared: forcing::OutcomeCache<S>,
+    /// Digits on which the X pass of the first level finds nothing.
+    x_memo: plane_memo::PlaneMemo<S>,
+    /// Digits on which Nishio forcing chains meet no contradiction.
+    nishio_memo: plane_memo::PlaneMemo<S>,
 }
 
 impl<S: Size> Clone for ChainScratch<S> {
@@ -436,6 +447,8 @@ impl<S: Size> Clone for ChainScratch<S> {
             sink: self.sink.clone(),
             parts: Vec::new(),
             shared: self.shared.clone(),
+            x_memo: self.x_memo,
+            nishio_memo: self.nishio_memo,
         }
     }
 }
@@ -452,6 +465,8 @@ impl<S: Size> ChainScratch<S> {
     /// not depend on the puzzles rated before it.
     pub fn forget(&mut self) {
         self.nest.forget();
+        self.x_memo.forget();
+        self.nishio_memo.forget();
         for p in &self.parts {
             p.lock().unwrap_or_else(|e| e.into_inner()).nest.forget();
         }
@@ -465,6 +480,8 @@ impl<S: Size> ChainScratch<S> {
             sink: Sink::new(),
             parts: Vec::new(),
             shared: forcing::OutcomeCache::new(),
+            x_memo: plane_memo::PlaneMemo::default(),
+            nishio_memo: plane_memo::PlaneMemo::default(),
         }
     }
 }
@@ -509,9 +526,14 @@ pub fn find_spread<S: Size>(
     let src = Cands::from_board(g, board);
     scratch.sink.reset_best();
     let ok = match level {
-        ChainLevel::Cycles => {
-            cycles::search(g, &src, &mut scratch.eng.cyc, &mut scratch.sink, budget)
-        }
+        ChainLevel::Cycles => cycles::search(
+            g,
+            &src,
+            &mut scratch.eng.cyc,
+            &mut scratch.sink,
+            Some(&mut scratch.x_memo),
+            budget,
+        ),
         _ => {
             let Some(spec) = forcing::Spec::of(level) else {
                 return false;
@@ -521,6 +543,7 @@ pub fn find_spread<S: Size>(
             } else {
                 scratch.nest.prepare(g, board);
                 let nest = (spec.level > 0).then_some(&mut scratch.nest);
+                let memo = spec.nishio.then_some(&mut scratch.nishio_memo);
                 forcing::search(
                     g,
                     &src,
@@ -529,6 +552,7 @@ pub fn find_spread<S: Size>(
                     &mut scratch.eng,
                     nest,
                     None,
+                    memo,
                     &mut scratch.sink,
                     budget,
                 )
@@ -625,6 +649,7 @@ fn search_parts<S: Size>(
                 &mut p.eng,
                 nest,
                 Some(shared),
+                None,
                 &mut p.sink,
                 &mut p.budget,
             );

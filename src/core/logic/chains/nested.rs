@@ -320,7 +320,7 @@ pub(crate) fn inner_search<S: Size>(
 ) -> bool {
     sink.reset_collect(src);
     match kind {
-        Inner::Cycles => cycles::search(g, cur, &mut eng.cyc, sink, budget),
+        Inner::Cycles => cycles::search(g, cur, &mut eng.cyc, sink, None, budget),
         Inner::Multiple | Inner::Dynamic => forcing::search(
             g,
             cur,
@@ -331,6 +331,7 @@ pub(crate) fn inner_search<S: Size>(
                 Spec::multiple()
             },
             eng,
+            None,
             None,
             None,
             sink,
