@@ -27,6 +27,11 @@
 //!
 //! The hint's complexity is the sum, over its chains, of the distinct potentials among the
 //! chain's target and its ancestors (plus nested chains).
+//!
+//! A search first needs only each run's *outcome* (what it reaches, as sets); the full run,
+//! with its parents, is made when a hint is to be built. A static run's outcome is worked
+//! out as a set ([`closure`]), taking in whole the outcomes of the runs already known that
+//! it reaches; a dynamic run's takes the full run.
 
 use super::nested::Nest;
 use super::plane_memo::{PlaneMemo, multi_cells};
@@ -489,6 +494,8 @@ struct Ctx<'a, 'n, S: Size> {
     budget: &'a mut Budget,
     /// Outcomes worked out beforehand (a spread search), looked up first.
     shared: Option<&'a OutcomeCache<S>>,
+    /// The potentials still to take in turn, for [`closure`].
+    stack: &'a mut Vec<u16>,
 }
 
 impl<'a, 'n, S: Size> Ctx<'a, 'n, S> {
@@ -501,6 +508,7 @@ impl<'a, 'n, S: Size> Ctx<'a, 'n, S> {
         spec: Spec,
         links: &'a mut Links,
         cache: &mut OutcomeCache<S>,
+        stack: &'a mut Vec<u16>,
         nest: Option<&'n mut Nest<S>>,
         budget: &'a mut Budget,
         shared: Option<&'a OutcomeCache<S>>,
@@ -518,6 +526,7 @@ impl<'a, 'n, S: Size> Ctx<'a, 'n, S> {
             nest,
             budget,
             shared,
+            stack,
         }
     }
 
@@ -563,10 +572,34 @@ impl<'a, 'n, S: Size> Ctx<'a, 'n, S> {
         if cache.stamp[i] == cache.generation {
             return Some(cache.outs[i]);
         }
-        if !self.exact(cand, buf, held) {
-            return None;
-        }
-        let o = Outcome::of(buf);
+        let o = if self.mode.dynamic || self.mode.level > 0 {
+            None
+        } else {
+            // A static run: its closure, from those already known.
+            let o = closure(
+                self.g,
+                self.src,
+                self.mode.y,
+                self.links,
+                cand,
+                cache,
+                self.stack,
+            );
+            if !self.budget.charge(o.1 / 2 + 2) {
+                return None;
+            }
+            Some(o.0).filter(|o| !o.contradiction)
+        };
+        let o = match o {
+            Some(o) => o,
+            None => {
+                // A contradiction stops a run where SE's order meets it: run it.
+                if !self.exact(cand, buf, held) {
+                    return None;
+                }
+                Outcome::of(buf)
+            }
+        };
         cache.outs[i] = o;
         cache.stamp[i] = cache.generation;
         Some(o)
@@ -579,6 +612,79 @@ impl<'a, 'n, S: Size> Ctx<'a, 'n, S> {
             None => (&[], &[]),
         }
     }
+}
+
+/// The outcome of the static run of `start` assumed on, over `links`, as a set: every
+/// potential it reaches (the closure of the start under the static implications), and
+/// whether the closure holds a candidate both on and off; with the number of potentials
+/// taken in turn, for the budget.
+///
+/// A static run that meets no contradiction takes in its whole closure, in whatever order,
+/// so its outcome is the closure; one that meets a contradiction stops where SE's order
+/// meets it, and only a full run gives that (the caller runs it when the closure holds a
+/// contradiction, which is exactly when the run meets one). Where the closure reaches the
+/// "on" potential of a candidate whose own closure is in `cache` (and holds no
+/// contradiction), that closure is taken in whole instead of being worked out again: the
+/// runs of a search share most of their potentials.
+fn closure<S: Size>(
+    g: &Geometry<S>,
+    src: &Cands<S>,
+    y: bool,
+    links: &Links,
+    start: u16,
+    cache: &OutcomeCache<S>,
+    stack: &mut Vec<u16>,
+) -> (Outcome<S>, u64) {
+    let mut o = Outcome::<S>::empty();
+    let (sc, sd) = (cell_of(start), digit_of(start));
+    o.on[sd].insert(Cell::from_index(sc));
+    stack.clear();
+    stack.push(start);
+    let mut work = 0u64;
+    while let Some(p) = stack.pop() {
+        work += 1;
+        let (c, d) = (cell_of(p), digit_of(p));
+        let cell = Cell::from_index(c);
+        // The "off" potentials it implies and has not met yet.
+        let mut offs = [S::Set::EMPTY; 9];
+        if y {
+            for e in src.cells[c] {
+                let e = e.index();
+                if e != d && !o.off[e].contains(cell) {
+                    offs[e].insert(cell);
+                }
+            }
+        }
+        let mut plane = src.planes[d] & g.peers(cell);
+        plane = plane - o.off[d];
+        offs[d] |= plane;
+        for (e, set) in offs.iter().enumerate() {
+            o.off[e] |= *set;
+            for x in *set {
+                work += 1;
+                for imp in links.get(cand_of(x.index(), e)) {
+                    let (qc, qd) = (cell_of(imp.cand), digit_of(imp.cand));
+                    let qcell = Cell::from_index(qc);
+                    if o.on[qd].contains(qcell) {
+                        continue;
+                    }
+                    let i = imp.cand as usize;
+                    if cache.stamp[i] == cache.generation && !cache.outs[i].contradiction {
+                        let k = &cache.outs[i];
+                        for d2 in 0..9 {
+                            o.on[d2] |= k.on[d2];
+                            o.off[d2] |= k.off[d2];
+                        }
+                    } else {
+                        o.on[qd].insert(qcell);
+                        stack.push(imp.cand);
+                    }
+                }
+            }
+        }
+    }
+    o.contradiction = meets(&o.on, &o.off);
+    (o, work)
 }
 
 /// True when the two sets of planes share a candidate.
@@ -626,10 +732,11 @@ pub(crate) fn search<S: Size>(
         counter,
         links,
         cache,
+        stack,
         ..
     } = eng;
     let mode = spec.mode();
-    let mut cx = Ctx::prepare(g, src, spec, links, cache, nest, budget, shared);
+    let mut cx = Ctx::prepare(g, src, spec, links, cache, stack, nest, budget, shared);
     let (value_runs, rest) = runs.split_at_mut(OFF_RUN);
     let (off_run, region_runs) = rest.split_at_mut(1);
     let off_run = &mut off_run[0];
@@ -872,9 +979,13 @@ pub(crate) fn outcomes<S: Size>(
     budget: &mut Budget,
 ) -> bool {
     let Engine {
-        runs, links, cache, ..
+        runs,
+        links,
+        cache,
+        stack,
+        ..
     } = eng;
-    let mut cx = Ctx::prepare(g, src, spec, links, cache, nest, budget, None);
+    let mut cx = Ctx::prepare(g, src, spec, links, cache, stack, nest, budget, None);
     let mut held = u16::MAX;
     for c in cells {
         let cs = src.cells[c];

@@ -367,6 +367,8 @@ pub(crate) struct Engine<S: Size> {
     pub(crate) links: potentials::Links,
     /// Outcomes of the runs of a search.
     pub(crate) cache: forcing::OutcomeCache<S>,
+    /// Potentials still to take in turn, while working out a static run's outcome.
+    pub(crate) stack: Vec<u16>,
 }
 
 impl<S: Size> Engine<S> {
@@ -378,6 +380,7 @@ impl<S: Size> Engine<S> {
             counter: Counter::new(n),
             links: potentials::Links::new(n),
             cache: forcing::OutcomeCache::new(),
+            stack: Vec::with_capacity(n),
         }
     }
 }
