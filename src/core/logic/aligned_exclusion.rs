@@ -13,10 +13,13 @@
 //! cells in reading order, and the third cell of a triple is taken among the excluders of
 //! the first two that are base cells themselves.
 //!
-//! What a tuple finds depends only on the candidates of its cells and of their common
-//! peers (the excluders are among those, and no naked single is about when the grader
-//! asks). So a search given a [`Scope`] tests only the tuples with a changed cell among
-//! those; between the steps of a chain-rated puzzle that is a small share of them.
+//! What a tuple finds depends only on the candidates of its cells and on which of their
+//! common peers are excluders, with their candidates (no naked single is about when the
+//! grader asks). A common peer of four candidates or more (three or more for pairs) is no
+//! excluder, and was none before (candidates only go). So a search given a [`Scope`] tests
+//! only the tuples with a changed cell among them, or a changed cell among their common
+//! peers that is an excluder now or may have been one (fewer candidates than that, or
+//! solved since); between the steps of a chain-rated puzzle that is a small share of them.
 
 use super::unchanged::Scope;
 use super::{Board, Budget, Step, Technique};
@@ -159,19 +162,28 @@ fn fill<S: Size>(
     !step.is_empty()
 }
 
+/// The changed cells that may matter as common peers: those that are excluders now or
+/// may have been before (fewer candidates than `degree + 1`, or solved).
+fn changed_excluders<S: Size>(board: &Board<S>, changed: S::Set, degree: u32) -> S::Set {
+    let [_, _, ge3, ge4] = board.cells_with_at_least();
+    changed - if degree == 2 { ge3 } else { ge4 }
+}
+
 /// The base cells (indices into `b.cells`, ascending) that a pair with a base cell far
-/// from every changed cell must include to matter: those in `changed` or seeing a cell in
-/// it. A tuple's excluders and third cells are peers of its first two, so a pair of cells
-/// neither of which is near a change can only find again what it found before.
+/// from every changed cell must include to matter: those in `changed` or seeing a cell of
+/// `changed_ex` (the changed cells that matter as common peers). A tuple's excluders and
+/// third cells are peers of its first two, so a pair of cells neither of which is near a
+/// change can only find again what it found before.
 /// Also returns every base index in order, for the cells near a change.
 #[allow(clippy::type_complexity)]
 fn near_changes<S: Size>(
     g: &Geometry<S>,
     b: &Bases<S>,
     changed: S::Set,
+    changed_ex: S::Set,
 ) -> (S::Set, S::Cells<u16>, usize, S::Cells<u16>) {
     let mut reach = changed;
-    for z in changed {
+    for z in changed_ex {
         reach |= g.peers(z);
     }
     let mut near = S::Cells::splat(0u16);
@@ -227,14 +239,15 @@ pub fn find_aligned_pair<S: Size>(
 ) -> bool {
     let b = bases(g, board, 2);
     let changed = scope.cells;
-    let (reach, near, n_near, all) = near_changes(g, &b, changed);
+    let changed_ex = changed_excluders(board, changed, 2);
+    let (reach, near, n_near, all) = near_changes(g, &b, changed, changed_ex);
     for j in 1..b.n {
         let cj = b.cells[j];
         let firsts = partners::<S>(&all, &near, n_near, j, reach.contains(cj));
         if !budget.charge(firsts.len() as u64) {
             return false;
         }
-        let near_j = near_with(g, changed, changed, cj);
+        let near_j = near_with(g, changed, changed_ex, cj);
         for &i in firsts {
             let i = usize::from(i);
             let common = b.excl[i] & b.excl[j];
@@ -268,10 +281,11 @@ pub fn find_aligned_triple<S: Size>(
 ) -> bool {
     let b = bases(g, board, 3);
     let changed = scope.cells;
-    let (reach, near, n_near, all) = near_changes(g, &b, changed);
+    let changed_ex = changed_excluders(board, changed, 3);
+    let (reach, near, n_near, all) = near_changes(g, &b, changed, changed_ex);
     for j in 1..b.n {
         let cj = b.cells[j];
-        let near_j = near_with(g, changed, changed, cj);
+        let near_j = near_with(g, changed, changed_ex, cj);
         for &i in partners::<S>(&all, &near, n_near, j, reach.contains(cj)) {
             let i = usize::from(i);
             let ci = b.cells[i];
