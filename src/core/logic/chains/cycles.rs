@@ -523,12 +523,14 @@ pub(crate) fn mix(h: u64, v: u64) -> u64 {
 /// Runs SE's first chaining level on `cur` and offers every hint to `sink`. False when
 /// the budget ran out.
 ///
-/// When keeping the best hint, the forcing chains from a candidate assumed off are not
-/// searched one by one: from "off", a chain first reaches the "on" of the candidate's link
-/// partners, so its shortest length is two plus the shortest distance from a partner's
-/// "on" to the candidate's "on", which the searches from the partners measured. Only a
-/// chain good enough to be kept is searched again, for its path. Hints carry their place
-/// in SE's order, so ties resolve as in SE.
+/// The forcing chains from a candidate assumed off are not searched one by one: from
+/// "off", a chain first reaches the "on" of the candidate's link partners, so its shortest
+/// length is two plus the shortest distance from a partner's "on" to the candidate's "on",
+/// which the searches from the partners measured (in full when collecting, so a
+/// candidate none of them reached has no such chain). Only a chain that exists (and, when
+/// keeping the best hint, is good enough to be kept) is searched again, for its path, after
+/// every candidate's cycles and chains from "on". Hints carry their place in SE's order
+/// (their generation), so ties resolve as in SE, and a collecting sink's hints sort by it.
 ///
 /// With a `memo` (keeping the best hint), the X pass skips the digits it vouches for, and
 /// when that pass finds nothing, it remembers every digit's plane ([`super::plane_memo`]).
@@ -613,18 +615,9 @@ pub(crate) fn search<S: Size>(
                 if t_on != NONE {
                     offer_chain(g, cur, sc, start, t_on, x, y, generation(start, 1021), sink);
                 }
-                if x && !best_mode {
-                    match sc.forcing(g, cur, start, false, y, u32::MAX, budget) {
-                        None => return false,
-                        Some(Ok(t)) => {
-                            offer_chain(g, cur, sc, start, t, x, y, generation(start, 1022), sink)
-                        }
-                        Some(Err(_)) => {}
-                    }
-                }
             }
         }
-        if !(x && best_mode) {
+        if !x {
             continue;
         }
         // (A skipped digit's starts have no distances this pass: they are skipped below.)

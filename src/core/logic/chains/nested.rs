@@ -374,9 +374,11 @@ fn take_chain_hints<S: Size>(
     let hints = &nest.sink.all;
     nest.order.clear();
     nest.order.extend(0..hints.len() as u32);
+    // Equal hints in SE's order: the first chaining level gives each its place (not the
+    // order it offers them in); the other levels offer them in that order.
     nest.order.sort_unstable_by_key(|&i| {
         let h = &hints[i as usize];
-        (h.difficulty, h.complexity, h.sort_key, i)
+        (h.difficulty, h.complexity, h.sort_key, h.generation, i)
     });
     nest.seen.clear();
     let mut used = 0;
