@@ -37,7 +37,7 @@ use super::nested::Nest;
 use super::plane_memo::{PlaneMemo, multi_cells};
 use super::potentials::{
     Cands, Cause, Counter, Implied, Links, MAX_IMPLIED, NONE, NestedInfo, Run, cand_count, cand_of,
-    cell_of, digit_of, on_to_off,
+    cell_of, digit_of, off_to_on, on_to_off,
 };
 use super::trace::{self, NestedChain};
 use super::{ChainLevel, Engine, Hint, Sink, rule_parents_of};
@@ -225,7 +225,11 @@ pub(crate) fn chain<S: Size>(
             ioff += 1;
             let pc = run.nodes[p as usize].cand;
             let n = match work.as_mut() {
-                Some(w) => w.take_off(g, src, pc, mode.y, &mut out),
+                Some(w) => {
+                    let n = off_to_on(g, w, src, pc, mode.y, true, &mut out);
+                    w.remove(g, pc);
+                    n
+                }
                 None => {
                     let l = links.get(pc);
                     out[..l.len()].copy_from_slice(l);

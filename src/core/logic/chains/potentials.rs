@@ -148,55 +148,17 @@ impl<S: Size> Cands<S> {
         }
     }
 
-    /// Takes candidate `cand` off the grid, after filling `out` with the "on" potentials
-    /// its removal implies ([`off_to_on`] on the grid before, with X-links): one pass over
-    /// its houses for both.
+    /// Removes the candidate.
     #[inline]
-    pub(crate) fn take_off(
-        &mut self,
-        g: &Geometry<S>,
-        src: &Cands<S>,
-        cand: u16,
-        y: bool,
-        out: &mut [Implied; MAX_IMPLIED],
-    ) -> usize {
+    pub(crate) fn remove(&mut self, g: &Geometry<S>, cand: u16) {
         let (c, d) = (cell_of(cand), digit_of(cand));
-        let digit = Digit::from_index(d);
-        let mut n = 0;
-        let cs = self.cells[c];
-        if y && two_bits(cs.bits()) && cs.contains(digit) {
-            let other = (cs.bits() & !(1 << d)).trailing_zeros() as usize;
-            out[n] = Implied {
-                cand: cand_of(c, other),
-                cause: Cause::CELL.0,
-                hidden: (src.cells[c] - cs).bits(),
-            };
-            n += 1;
-        }
         let cell = Cell::from_index(c);
+        self.planes[d].remove(cell);
+        self.cells[c].remove(Digit::from_index(d));
         let ch = g.cell_houses(cell);
         for (&h, &i) in ch.ids().iter().zip(ch.positions()) {
-            let pos = self.hpos[d][h as usize];
-            let me = 1u16 << i;
-            self.hpos[d][h as usize] = pos & !me;
-            if !two_bits(pos) || pos & me == 0 {
-                continue;
-            }
-            let other = g.house(h as usize).cells[(pos & !me).trailing_zeros() as usize].index();
-            let oc = cand_of(other, d);
-            if out[..n].iter().any(|i| i.cand == oc) {
-                continue;
-            }
-            out[n] = Implied {
-                cand: oc,
-                cause: Cause::region(h as usize).0,
-                hidden: src.hpos[d][h as usize] & !pos,
-            };
-            n += 1;
+            self.hpos[d][h as usize] &= !(1 << i);
         }
-        self.planes[d].remove(cell);
-        self.cells[c].remove(digit);
-        n
     }
 }
 
