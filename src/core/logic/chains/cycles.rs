@@ -588,7 +588,8 @@ pub(crate) fn search<S: Size>(
                 }
                 let start = cand_of(c, d.index());
                 // SE `doUnaryChaining`: cycles, then the chain from the start on, then the
-                // chain from it off; hints offered in that order.
+                // chain from it off (found after every start, below); the hints' generations
+                // keep that order.
                 let cycle_len = sink.limit(cycle_base, key);
                 let chain_len = if x { sink.limit(chain_base, key) } else { 0 };
                 if cycle_len < 4 && chain_len < 4 {
@@ -620,8 +621,8 @@ pub(crate) fn search<S: Size>(
         if !x {
             continue;
         }
-        // (A skipped digit's starts have no distances this pass: they are skipped below.)
-        // Forcing chains from a candidate assumed off, from the partners' distances.
+        // Forcing chains from a candidate assumed off, from the partners' distances (a
+        // digit the memory skipped has none this pass: its candidates offered nothing).
         for c in 0..S::CELLS {
             let cs = cur.cells[c];
             if cs.len() < 2 {

@@ -80,3 +80,50 @@ impl<S: Size> PlaneMemo<S> {
         self.known.insert(d);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::geometry::S81;
+    use crate::core::logic::testutil::{board_with, cg};
+
+    fn digits(ds: &[u8]) -> DigitSet {
+        let mut s = DigitSet::EMPTY;
+        for &d in ds {
+            s.insert(Digit::new(d));
+        }
+        s
+    }
+
+    #[test]
+    fn a_digit_is_vouched_for_while_its_plane_and_its_starts_stay() {
+        let b = board_with(&[(0, 0, 1), (4, 4, 5)]);
+        let cur = Cands::from_board(cg(), &b);
+        let multi = multi_cells(&cur);
+        let mut m = PlaneMemo::<S81>::default();
+        assert_eq!(m.clean(&cur, multi), DigitSet::EMPTY);
+        m.record(Digit::new(3), &cur, multi);
+        m.record(Digit::new(7), &cur, multi);
+        assert_eq!(m.clean(&cur, multi), digits(&[3, 7]));
+
+        // A 3 goes: only 7 is still vouched for.
+        let mut b2 = b;
+        b2.eliminate(Cell::at(8, 8), Digit::new(3));
+        let cur2 = Cands::from_board(cg(), &b2);
+        assert_eq!(m.clean(&cur2, multi_cells(&cur2)), digits(&[7]));
+
+        // r9c9 keeps only its 7: the plane of 7 is the same, but no search starts there.
+        let mut b3 = b;
+        for d in 1..=9 {
+            if d != 7 {
+                b3.eliminate(Cell::at(8, 8), Digit::new(d));
+            }
+        }
+        let cur3 = Cands::from_board(cg(), &b3);
+        assert_eq!(cur3.planes[6], cur.planes[6]);
+        assert!(!m.clean(&cur3, multi_cells(&cur3)).contains(Digit::new(7)));
+
+        m.forget();
+        assert_eq!(m.clean(&cur, multi), DigitSet::EMPTY);
+    }
+}
