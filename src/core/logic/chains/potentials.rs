@@ -639,7 +639,7 @@ pub(crate) const MAX_IMPLIED: usize = 1 + crate::core::geometry::MAX_CELL_HOUSES
 /// dropped (the first kept). `src` is the grid before the chain started: candidates it has
 /// and `cur` lacks are the hidden parents (always none in a static chain, where `cur ==
 /// src`). Returns the number written to `out`.
-#[inline]
+#[inline(always)]
 pub(crate) fn off_to_on<S: Size>(
     g: &Geometry<S>,
     cur: &Cands<S>,
