@@ -35,6 +35,8 @@ struct Bases<S: Size> {
     /// The index of each base cell in `cells`.
     index: S::Cells<u16>,
     n: usize,
+    /// The cells with too many candidates to be excluders (now, and so before).
+    crowded: S::Set,
 }
 
 fn bases<S: Size>(g: &Geometry<S>, board: &Board<S>, degree: u32) -> Bases<S> {
@@ -44,10 +46,12 @@ fn bases<S: Size>(g: &Geometry<S>, board: &Board<S>, degree: u32) -> Bases<S> {
         set: S::Set::EMPTY,
         index: S::Cells::splat(0),
         n: 0,
+        crowded: S::Set::EMPTY,
     };
     let [ge1, ge2, ge3, ge4] = board.cells_with_at_least();
     let singles = ge1 - ge2;
-    let excluders = if degree == 2 { ge2 - ge3 } else { ge2 - ge4 };
+    b.crowded = if degree == 2 { ge3 } else { ge4 };
+    let excluders = ge2 - b.crowded;
     for c in ge2 {
         let ex = g.peers(c) & excluders;
         let naked_single = !(g.peers(c) & singles).is_empty();
@@ -162,16 +166,10 @@ fn fill<S: Size>(
     !step.is_empty()
 }
 
-/// The changed cells that may matter as common peers: those that are excluders now or
-/// may have been before (fewer candidates than `degree + 1`, or solved).
-fn changed_excluders<S: Size>(board: &Board<S>, changed: S::Set, degree: u32) -> S::Set {
-    let [_, _, ge3, ge4] = board.cells_with_at_least();
-    changed - if degree == 2 { ge3 } else { ge4 }
-}
-
 /// The base cells (indices into `b.cells`, ascending) that a pair with a base cell far
 /// from every changed cell must include to matter: those in `changed` or seeing a cell of
-/// `changed_ex` (the changed cells that matter as common peers). A tuple's excluders and
+/// `changed_ex` (the changed cells that matter as common peers: excluders now or perhaps
+/// before, that is all but the crowded ones). A tuple's excluders and
 /// third cells are peers of its first two, so a pair of cells neither of which is near a
 /// change can only find again what it found before.
 /// Also returns every base index in order, for the cells near a change.
@@ -239,7 +237,7 @@ pub fn find_aligned_pair<S: Size>(
 ) -> bool {
     let b = bases(g, board, 2);
     let changed = scope.cells;
-    let changed_ex = changed_excluders(board, changed, 2);
+    let changed_ex = changed - b.crowded;
     let (reach, near, n_near, all) = near_changes(g, &b, changed, changed_ex);
     for j in 1..b.n {
         let cj = b.cells[j];
@@ -281,7 +279,7 @@ pub fn find_aligned_triple<S: Size>(
 ) -> bool {
     let b = bases(g, board, 3);
     let changed = scope.cells;
-    let changed_ex = changed_excluders(board, changed, 3);
+    let changed_ex = changed - b.crowded;
     let (reach, near, n_near, all) = near_changes(g, &b, changed, changed_ex);
     for j in 1..b.n {
         let cj = b.cells[j];

@@ -655,9 +655,7 @@ fn closure<S: Size>(
                 }
             }
         }
-        let mut plane = src.planes[d] & g.peers(cell);
-        plane = plane - o.off[d];
-        offs[d] |= plane;
+        offs[d] |= (src.planes[d] & g.peers(cell)) - o.off[d];
         for (e, set) in offs.iter().enumerate() {
             o.off[e] |= *set;
             for x in *set {
