@@ -24,6 +24,7 @@
 //! A cycle's complexity is its number of distinct potentials, a forcing chain's its number
 //! of potentials (both ends included).
 
+use super::board_reach::BoardReach;
 use super::plane_memo::{PlaneMemo, multi_cells};
 use super::potentials::{
     Cands, Cause, Implied, Links, MAX_IMPLIED, NONE, cand_count, cand_of, cell_of, digit_of,
@@ -81,6 +82,13 @@ pub(crate) struct CycleScratch<S: Size> {
     pdist: Vec<[u8; MAX_IMPLIED]>,
     pstamp: Vec<u32>,
     pass: u32,
+    /// True when [`CycleScratch::unary`] notes what it reads in `read`: each "on"
+    /// potential and the "off" ones it implies ([`super::board_reach`]).
+    rec: bool,
+    read: [S::Set; 9],
+    /// The cells of the "on" potentials met (their other candidates are read, with
+    /// Y-links).
+    read_cells: S::Set,
 }
 
 impl<S: Size> Default for CycleScratch<S> {
@@ -144,6 +152,9 @@ impl<S: Size> CycleScratch<S> {
             pdist: vec![[u8::MAX; MAX_IMPLIED]; n],
             pstamp: vec![0; n],
             pass: 0,
+            rec: false,
+            read: [S::Set::EMPTY; 9],
+            read_cells: S::Set::EMPTY,
         }
     }
 
@@ -323,6 +334,10 @@ impl<S: Size> CycleScratch<S> {
         budget: &mut Budget,
     ) -> Option<u32> {
         self.reset();
+        if self.rec {
+            self.read = [S::Set::EMPTY; 9];
+            self.read_cells = S::Set::EMPTY;
+        }
         let root = self.push(start, true, Cause::ASSUMPTION, NONE);
         self.on_idx[start as usize] = root;
         self.pend_on.push(root);
@@ -351,6 +366,12 @@ impl<S: Size> CycleScratch<S> {
                 let p = self.pend_on[k];
                 k += 1;
                 let o = self.implied_offs(g, cur, p, y);
+                if self.rec {
+                    let cell = Cell::from_index(o.c);
+                    self.read[o.d] |= o.peers;
+                    self.read[o.d].insert(cell);
+                    self.read_cells.insert(cell);
+                }
                 if want_chain
                     && target == NONE
                     && let Some((cause, _)) = o.find(g, start)
@@ -407,6 +428,12 @@ impl<S: Size> CycleScratch<S> {
         }
         self.pdist[start as usize] = partner_dist;
         self.pstamp[start as usize] = self.pass;
+        if self.rec && y {
+            // The other candidates of the "on" potentials' cells.
+            for (r, p) in self.read.iter_mut().zip(&cur.planes) {
+                *r |= self.read_cells & *p;
+            }
+        }
         Some(target)
     }
 
@@ -534,12 +561,17 @@ pub(crate) fn mix(h: u64, v: u64) -> u64 {
 ///
 /// With a `memo` (keeping the best hint), the X pass skips the digits it vouches for, and
 /// when that pass finds nothing, it remembers every digit's plane ([`super::plane_memo`]).
+/// With a `reach` ([`super::board_reach`]), the search records what each start read (the
+/// board's own search) or skips the starts whose search would read the same as on the
+/// board, where it found nothing (a nested search on a grid derived from that board).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn search<S: Size>(
     g: &Geometry<S>,
     cur: &Cands<S>,
     sc: &mut CycleScratch<S>,
     sink: &mut Sink<S>,
     mut memo: Option<&mut PlaneMemo<S>>,
+    mut reach: Option<&mut BoardReach<S>>,
     budget: &mut Budget,
 ) -> bool {
     let best_mode = sink.keeps_best();
@@ -569,6 +601,14 @@ pub(crate) fn search<S: Size>(
             continue;
         }
         sc.build_links(g, cur, y, x);
+        let recording = match reach.as_deref_mut() {
+            Some(r) => {
+                r.pass_start(g, cur, y, x);
+                r.recording()
+            }
+            None => false,
+        };
+        sc.rec = recording;
         sc.pass = sc.pass.wrapping_add(1);
         if sc.pass == 0 {
             sc.pstamp.iter_mut().for_each(|p| *p = 0);
@@ -583,10 +623,14 @@ pub(crate) fn search<S: Size>(
                 continue;
             }
             for d in cs {
+                let start = cand_of(c, d.index());
                 if skip.contains(d) {
+                    // Not searched, so nothing it read is known any more.
+                    if let Some(r) = reach.as_deref_mut() {
+                        r.drop_read(pi, start);
+                    }
                     continue;
                 }
-                let start = cand_of(c, d.index());
                 // SE `doUnaryChaining`: cycles, then the chain from the start on, then the
                 // chain from it off (found after every start, below); the hints' generations
                 // keep that order.
@@ -595,9 +639,15 @@ pub(crate) fn search<S: Size>(
                 if cycle_len < 4 && chain_len < 4 {
                     continue;
                 }
+                if reach.as_deref().is_some_and(|r| r.unchanged(pi, start)) {
+                    continue;
+                }
                 let Some(t_on) = sc.unary(g, cur, start, y, cycle_len, chain_len, budget) else {
                     return false;
                 };
+                if recording && let Some(r) = reach.as_deref_mut() {
+                    r.record_read(pi, start, &sc.read);
+                }
                 for k in 0..sc.found.len() {
                     let (e, cause) = sc.found[k];
                     offer_cycle(

@@ -29,6 +29,7 @@
 //! - A chaining hint applies its removals, and places a digit when its result is an "on"
 //!   potential (`ChainingHint.getCell`): such a step counts as a placement for EP.
 
+mod board_reach;
 mod cycles;
 mod forcing;
 mod nested;
@@ -440,6 +441,8 @@ pub struct ChainScratch<S: Size = S81> {
     x_memo: plane_memo::PlaneMemo<S>,
     /// Digits on which Nishio forcing chains meet no contradiction.
     nishio_memo: plane_memo::PlaneMemo<S>,
+    /// What the first level read on the last board where it found nothing.
+    reach: board_reach::BoardReach<S>,
 }
 
 impl<S: Size> Clone for ChainScratch<S> {
@@ -452,6 +455,7 @@ impl<S: Size> Clone for ChainScratch<S> {
             shared: self.shared.clone(),
             x_memo: self.x_memo,
             nishio_memo: self.nishio_memo,
+            reach: self.reach.clone(),
         }
     }
 }
@@ -467,11 +471,15 @@ impl<S: Size> ChainScratch<S> {
     /// rating starts with this, so that its work (and what the budget lets it reach) does
     /// not depend on the puzzles rated before it.
     pub fn forget(&mut self) {
-        self.nest.forget();
+        self.nest.forget_all();
         self.x_memo.forget();
         self.nishio_memo.forget();
+        self.reach.forget();
         for p in &self.parts {
-            p.lock().unwrap_or_else(|e| e.into_inner()).nest.forget();
+            p.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .nest
+                .forget_all();
         }
     }
 
@@ -485,6 +493,7 @@ impl<S: Size> ChainScratch<S> {
             shared: forcing::OutcomeCache::new(),
             x_memo: plane_memo::PlaneMemo::default(),
             nishio_memo: plane_memo::PlaneMemo::default(),
+            reach: board_reach::BoardReach::new(),
         }
     }
 }
@@ -529,14 +538,24 @@ pub fn find_spread<S: Size>(
     let src = Cands::from_board(g, board);
     scratch.sink.reset_best();
     let ok = match level {
-        ChainLevel::Cycles => cycles::search(
-            g,
-            &src,
-            &mut scratch.eng.cyc,
-            &mut scratch.sink,
-            Some(&mut scratch.x_memo),
-            budget,
-        ),
+        ChainLevel::Cycles => {
+            scratch.reach.begin(&src, true);
+            let ok = cycles::search(
+                g,
+                &src,
+                &mut scratch.eng.cyc,
+                &mut scratch.sink,
+                Some(&mut scratch.x_memo),
+                Some(&mut scratch.reach),
+                budget,
+            );
+            if ok {
+                scratch.reach.end(&src, !scratch.sink.has_best());
+            } else {
+                scratch.reach.forget();
+            }
+            ok
+        }
         _ => {
             let Some(spec) = forcing::Spec::of(level) else {
                 return false;

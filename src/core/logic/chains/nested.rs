@@ -14,6 +14,7 @@
 
 use std::collections::HashMap;
 
+use super::board_reach::BoardReach;
 use super::cycles::{self, mix};
 use super::forcing::{self, Spec};
 use super::potentials::{Cands, NONE, NestedInfo, Run, cand_of};
@@ -52,6 +53,9 @@ pub(crate) struct Nest<S: Size> {
     memo_traces: Vec<NestedChain>,
     /// The board those grids were met on (its candidates and placed digits, per digit).
     board: Option<[S::Set; 18]>,
+    /// What the first chaining level read on the board, for the nested first-level
+    /// searches to skip the starts that read the same ([`super::board_reach`]).
+    reach: BoardReach<S>,
     /// True when the outer chains are traced: each nested hint used then notes the grid
     /// and search it came from, so that its own chains can be found afterwards
     /// ([`super::trace::resolve`]), for the few hints the step's chains use.
@@ -86,6 +90,7 @@ impl<S: Size> Nest<S> {
             memo: Vec::new(),
             memo_traces: Vec::new(),
             board: None,
+            reach: BoardReach::new(),
             tracing: false,
         }
     }
@@ -105,6 +110,13 @@ impl<S: Size> Nest<S> {
         self.memo.clear();
         self.memo_traces.clear();
         self.board = None;
+    }
+
+    /// Forgets everything kept, also the first level's reach on the boards before (a new
+    /// puzzle).
+    pub(crate) fn forget_all(&mut self) {
+        self.forget();
+        self.reach.forget();
     }
 
     /// Sets up for a search on `board`.
@@ -296,7 +308,37 @@ fn inner_hints<S: Size>(
         return Some((end - start) as usize);
     }
     let start = nest.memo.len() as u32;
-    let ok = inner_search(g, cur, src, kind, &mut nest.inner, &mut nest.sink, budget);
+    if kind == Inner::Cycles && !nest.reach.is_for(src) {
+        // The board's own first-level search, recording what each start reads.
+        nest.reach.begin(src, true);
+        nest.sink.reset_collect(src);
+        let (eng, sink) = (&mut nest.inner, &mut nest.sink);
+        if !cycles::search(
+            g,
+            src,
+            &mut eng.cyc,
+            sink,
+            None,
+            Some(&mut nest.reach),
+            budget,
+        ) {
+            nest.reach.forget();
+            return None;
+        }
+        let quiet = nest.sink.all.is_empty();
+        nest.reach.end(src, quiet);
+    }
+    let reach = (kind == Inner::Cycles).then_some(&mut nest.reach);
+    let ok = inner_search(
+        g,
+        cur,
+        src,
+        kind,
+        &mut nest.inner,
+        &mut nest.sink,
+        reach,
+        budget,
+    );
     if !ok {
         return None;
     }
@@ -307,8 +349,9 @@ fn inner_hints<S: Size>(
 }
 
 /// Runs nested search `kind` on `cur` (the chain started from `src`) on its own, collecting
-/// every hint into `sink` (for tracing a nested hint afterwards). False when the budget ran
-/// out.
+/// every hint into `sink` (also for tracing a nested hint afterwards), with `reach` for the
+/// first chaining level when there is one. False when the budget ran out.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn inner_search<S: Size>(
     g: &Geometry<S>,
     cur: &Cands<S>,
@@ -316,11 +359,20 @@ pub(crate) fn inner_search<S: Size>(
     kind: Inner,
     eng: &mut Engine<S>,
     sink: &mut Sink<S>,
+    reach: Option<&mut BoardReach<S>>,
     budget: &mut Budget,
 ) -> bool {
     sink.reset_collect(src);
     match kind {
-        Inner::Cycles => cycles::search(g, cur, &mut eng.cyc, sink, None, budget),
+        Inner::Cycles => {
+            let Some(r) = reach else {
+                return cycles::search(g, cur, &mut eng.cyc, sink, None, None, budget);
+            };
+            r.begin(cur, false);
+            let ok = cycles::search(g, cur, &mut eng.cyc, sink, None, Some(&mut *r), budget);
+            r.end(cur, false);
+            ok
+        }
         Inner::Multiple | Inner::Dynamic => forcing::search(
             g,
             cur,

@@ -149,7 +149,16 @@ pub(crate) fn resolve<S: Size>(g: &Geometry<S>, src: &Cands<S>, t: &mut ChainTra
         let (e, sink) = &mut **work;
         let cur = Cands::from_list(g, &p.grid);
         let mut budget = Budget::UNLIMITED;
-        if !nested::inner_search(g, &cur, src, Inner::from_u8(p.kind), e, sink, &mut budget) {
+        if !nested::inner_search(
+            g,
+            &cur,
+            src,
+            Inner::from_u8(p.kind),
+            e,
+            sink,
+            None,
+            &mut budget,
+        ) {
             continue;
         }
         let k = p.index as usize;

@@ -1,0 +1,268 @@
+//! What the first chaining level read on a board where it found nothing, so that the
+//! nested searches can skip the candidates whose search would read the same again.
+//!
+//! A nested forcing chain of level 2 or 3 runs SE's first chaining level (cycles and
+//! forcing chains, [`super::cycles`]) on its own grid: the step's board minus what the
+//! chain removed so far. The step only reaches a nested level when that first level found
+//! nothing on the board itself. The static search from a candidate reads, on each of its
+//! three passes, the links of the potentials it reaches: the "off" potentials each "on"
+//! one implies (the cell's other candidates, the digit's places among the cell's peers)
+//! and the "on" potentials each "off" one implies (its cell or a house left with one other
+//! place). If, on the chain's grid, none of the candidates the board's search from that
+//! candidate reached has different links (a removed candidate counts as changed when it
+//! had links on the board: one that had none was a leaf that nothing went through), the
+//! search on the chain's grid takes the very same steps and meets the very same
+//! potentials, so it offers nothing either: the nested search skips it. The forcing chains
+//! from "off", found through the partners' distances, lose nothing: a skipped partner
+//! reaches the candidate on the chain's grid only if it did on the board, where the first
+//! level would then have found that chain.
+//!
+//! So the hints, their order and the ratings stay exactly Sudoku Explainer's. What is
+//! recorded belongs to one board ([`BoardReach::is_for`]) and is recorded again, with one
+//! full first-level search, when the nested searches move to another.
+
+use super::potentials::{Cands, cand_count};
+use crate::core::geometry::{CellBits, Geometry, Size};
+
+/// The first chaining level's reach on one board: per pass, what the search from each
+/// starting candidate read.
+#[derive(Clone, Debug)]
+pub(crate) struct BoardReach<S: Size> {
+    /// The board's candidate planes, once something is recorded for it.
+    board: Option<[S::Set; 9]>,
+    /// True when the first level found nothing on the board (what is recorded can then
+    /// vouch for a skipped search).
+    quiet: bool,
+    /// True while a search records (the grid searched becomes the board).
+    record: bool,
+    /// True while a search skips the starts recorded as unchanged.
+    skip: bool,
+    /// Per pass and starting candidate: the candidates its search read, per digit.
+    read: [Vec<[S::Set; 9]>; 3],
+    /// Per pass and candidate: whether its search's read set is recorded.
+    started: [Vec<bool>; 3],
+    /// The current pass's changed candidates (skipping searches).
+    changed: [S::Set; 9],
+}
+
+impl<S: Size> BoardReach<S> {
+    /// Nothing recorded yet.
+    pub(crate) fn new() -> BoardReach<S> {
+        let n = cand_count::<S>();
+        BoardReach {
+            board: None,
+            quiet: false,
+            record: false,
+            skip: false,
+            read: [(); 3].map(|_| vec![[S::Set::EMPTY; 9]; n]),
+            started: [vec![false; n], vec![false; n], vec![false; n]],
+            changed: [S::Set::EMPTY; 9],
+        }
+    }
+
+    /// True when what is recorded is for board `src`.
+    pub(crate) fn is_for(&self, src: &Cands<S>) -> bool {
+        self.board == Some(src.planes)
+    }
+
+    /// Sets up a search on `cur`: it skips what the board recorded vouches for (when `cur`
+    /// is the board less some candidates, and the board was quiet), and with `record` it
+    /// records what it reads, for `cur` to become the board.
+    pub(crate) fn begin(&mut self, cur: &Cands<S>, record: bool) {
+        self.skip = self.quiet
+            && self
+                .board
+                .is_some_and(|b| b.iter().zip(&cur.planes).all(|(b, c)| (*c - *b).is_empty()));
+        self.record = record;
+        if record && !self.skip {
+            for started in &mut self.started {
+                started.iter_mut().for_each(|s| *s = false);
+            }
+        }
+    }
+
+    /// Ends the search on `cur`: `found_nothing` tells whether it offered no hint.
+    pub(crate) fn end(&mut self, cur: &Cands<S>, found_nothing: bool) {
+        if self.record {
+            self.board = Some(cur.planes);
+            self.quiet = found_nothing;
+        }
+        self.record = false;
+        self.skip = false;
+    }
+
+    /// Forgets the board (a new puzzle, or the recording search was cut short).
+    pub(crate) fn forget(&mut self) {
+        self.board = None;
+        self.quiet = false;
+        self.record = false;
+        self.skip = false;
+    }
+
+    /// Called at the start of each pass (`y`, `x`: its links) on the grid searched, `cur`:
+    /// when skipping, notes which candidates have other links on `cur` than on the board,
+    /// as a superset. A static link (SE `getOffToOn` on a grid that does not change) is a
+    /// cell of two candidates (Y) or a house with two places for the digit (X), so a
+    /// candidate's links change only where a candidate was removed: in that cell, when it
+    /// had or has two candidates, and in each of its houses, for the removed digit, when
+    /// the house had or has two places for it. A removed candidate counts as changed when
+    /// it had links (one without was a leaf nothing went through).
+    pub(crate) fn pass_start(&mut self, g: &Geometry<S>, cur: &Cands<S>, y: bool, x: bool) {
+        let Some(board) = self.board.filter(|_| self.skip) else {
+            return;
+        };
+        self.changed = [S::Set::EMPTY; 9];
+        for d in 0..9 {
+            for cell in board[d] - cur.planes[d] {
+                if y {
+                    let before = board.iter().filter(|p| p.contains(cell)).count();
+                    let now = cur.cells[cell.index()];
+                    if before == 2 || now.len() == 2 {
+                        for e in now {
+                            self.changed[e.index()].insert(cell);
+                        }
+                    }
+                    if before == 2 {
+                        self.changed[d].insert(cell);
+                    }
+                }
+                if x {
+                    for &h in g.cell_houses(cell).ids() {
+                        let hs = g.house_set(usize::from(h));
+                        let now = cur.planes[d] & hs;
+                        let before = (board[d] & hs).len();
+                        if before == 2 || now.len() == 2 {
+                            self.changed[d] |= now;
+                        }
+                        if before == 2 {
+                            self.changed[d].insert(cell);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// True while recording.
+    #[inline]
+    pub(crate) fn recording(&self) -> bool {
+        self.record
+    }
+
+    /// Records what the search from `start` read on pass `pass`.
+    pub(crate) fn record_read(&mut self, pass: usize, start: u16, read: &[S::Set; 9]) {
+        self.read[pass][usize::from(start)] = *read;
+        self.started[pass][usize::from(start)] = true;
+    }
+
+    /// Forgets what the search from `start` read on pass `pass` (it was not searched on
+    /// the grid that becomes the board).
+    pub(crate) fn drop_read(&mut self, pass: usize, start: u16) {
+        if self.record {
+            self.started[pass][usize::from(start)] = false;
+        }
+    }
+
+    /// True when the search from `start` on pass `pass` is skipped: it reads only
+    /// candidates whose links are those of the board (see [`BoardReach::pass_start`]), so
+    /// it finds nothing, and its read set stays what it was.
+    #[inline]
+    pub(crate) fn unchanged(&self, pass: usize, start: u16) -> bool {
+        let s = usize::from(start);
+        self.skip
+            && self.started[pass][s]
+            && self.read[pass][s]
+                .iter()
+                .zip(&self.changed)
+                .all(|(r, c)| (*r & *c).is_empty())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::geometry::S81;
+    use crate::core::index::Cell;
+    use crate::core::logic::chains::potentials::Links;
+    use crate::core::logic::testutil::{board_with, cg};
+    use rand::{RngExt, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// The givens of an 81-character puzzle line.
+    fn givens(line: &str) -> Vec<(u8, u8, u8)> {
+        line.bytes()
+            .enumerate()
+            .filter(|(_, b)| b.is_ascii_digit() && *b != b'0')
+            .map(|(i, b)| ((i / 9) as u8, (i % 9) as u8, b - b'0'))
+            .collect()
+    }
+
+    #[test]
+    fn every_candidate_whose_links_change_is_noted() {
+        // A puzzle rated 9.x (many cells of two and three candidates after the givens).
+        let line =
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+        let board = board_with(&givens(line));
+        let b = Cands::from_board(cg(), &board);
+        let n = cand_count::<S81>();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        let (mut before, mut after) = (Links::new(n), Links::new(n));
+        let mut noted = 0;
+        for _ in 0..300 {
+            // The board less a few random candidates.
+            let mut next = board;
+            for _ in 0..rng.random_range(1..8) {
+                let cell = Cell::from_index(rng.random_range(0..81));
+                let digits: Vec<_> = next.candidates(cell).into_iter().collect();
+                if digits.len() > 1 {
+                    next.eliminate(cell, digits[rng.random_range(0..digits.len())]);
+                }
+            }
+            let cur = Cands::from_board(cg(), &next);
+            for (pass, (y, x)) in [(false, true), (true, false), (true, true)]
+                .into_iter()
+                .enumerate()
+            {
+                let mut reach = BoardReach::<S81>::new();
+                reach.board = Some(b.planes);
+                reach.quiet = true;
+                reach.begin(&cur, false);
+                reach.pass_start(cg(), &cur, y, x);
+                before.build(cg(), &b, y, x);
+                after.build(cg(), &cur, y, x);
+                for c in 0..81 {
+                    for d in b.cells[c] {
+                        let q = (c * 9 + d.index()) as u16;
+                        let (u, v) = (before.get(q), after.get(q));
+                        let same = u.len() == v.len()
+                            && u.iter()
+                                .zip(v)
+                                .all(|(s, t)| (s.cand, s.cause) == (t.cand, t.cause));
+                        let marked = reach.changed[d.index()].contains(Cell::from_index(c));
+                        assert!(
+                            same || marked,
+                            "pass {pass}: r{}c{} {d}",
+                            c / 9 + 1,
+                            c % 9 + 1
+                        );
+                        noted += usize::from(marked);
+                    }
+                }
+                // A start is skipped while what it read holds no changed candidate.
+                let mut read = [<S81 as Size>::Set::EMPTY; 9];
+                for ((r, p), c) in read.iter_mut().zip(&b.planes).zip(&reach.changed) {
+                    *r = *p - *c;
+                }
+                reach.started[pass][0] = true;
+                reach.read[pass] = vec![read; n];
+                assert!(reach.unchanged(pass, 0));
+                if let Some(d) = (0..9).find(|&d| !reach.changed[d].is_empty()) {
+                    let first = reach.changed[d].into_iter().next().unwrap();
+                    reach.read[pass][0][d].insert(first);
+                    assert!(!reach.unchanged(pass, 0));
+                }
+            }
+        }
+        assert!(noted > 0);
+    }
+}
