@@ -202,21 +202,29 @@ pub(crate) fn advanced<S: Size>(
     if !budget.charge(40) {
         return None;
     }
-    let n = locking(g, run, cur, src);
+    // What the chain removed, per digit, and the cells that lost a candidate: each hint
+    // below needs some of it (its rule parents), so only the houses it touches can give one.
+    let mut removed = [S::Set::EMPTY; 9];
+    let mut lost = S::Set::EMPTY;
+    for (r, (s, c)) in removed.iter_mut().zip(src.planes.iter().zip(&cur.planes)) {
+        *r = *s - *c;
+        lost |= *r;
+    }
+    let n = locking(g, run, cur, &removed);
     if n > 0 {
         return Some(n);
     }
-    let n = hidden_pairs(g, run, cur, src, &nest.empty_count);
+    let n = hidden_pairs(g, run, cur, src, &removed, lost, &nest.empty_count);
     if n > 0 {
         return Some(n);
     }
-    let n = naked_pairs(g, run, cur, src, &nest.empty_count);
+    let n = naked_pairs(g, run, cur, src, lost, &nest.empty_count);
     if n > 0 {
         return Some(n);
     }
     let mut n = 0;
     for (k, sys) in g.fish_systems().iter().enumerate().take(8) {
-        n += x_wings(g, sys, run, cur, src, &nest.placed[k]);
+        n += x_wings(g, sys, run, cur, &removed, &nest.placed[k]);
     }
     if n > 0 {
         return Some(n);
@@ -482,22 +490,29 @@ fn take_chain_hints<S: Size>(
 
 /// Pointing and claiming (SE `Locking(false)`) whose rule parents are not empty: the
 /// chain removed some of the digit's places in the first house outside the second.
-fn locking<S: Size>(g: &Geometry<S>, run: &mut Run<S>, cur: &Cands<S>, src: &Cands<S>) -> usize {
+fn locking<S: Size>(
+    g: &Geometry<S>,
+    run: &mut Run<S>,
+    cur: &Cands<S>,
+    removed_planes: &[S::Set; 9],
+) -> usize {
     let mut used = 0;
     for group in g.lock_groups() {
         if group.is_empty() {
             continue;
         }
-        for d in 0..9 {
-            let removed = src.planes[d] - cur.planes[d];
+        for (d, &removed) in removed_planes.iter().enumerate() {
             if removed.is_empty() {
                 continue;
             }
             let plane = cur.planes[d];
             for &(h1, h2) in group {
                 let r1 = g.house_set(h1 as usize);
+                if (removed & r1).is_empty() {
+                    continue;
+                }
                 let pos = plane & r1;
-                if pos.len() < 2 || (removed & r1).is_empty() {
+                if pos.len() < 2 {
                     continue;
                 }
                 let r2 = g.house_set(h2 as usize);
@@ -530,11 +545,14 @@ fn locking<S: Size>(g: &Geometry<S>, run: &mut Run<S>, cur: &Cands<S>, src: &Can
 
 /// Hidden pairs (SE `HiddenSet(2, false)`) whose rule parents are not empty: a place of
 /// one of the pair's digits in the house was removed by the chain.
+#[allow(clippy::too_many_arguments)]
 fn hidden_pairs<S: Size>(
     g: &Geometry<S>,
     run: &mut Run<S>,
     cur: &Cands<S>,
     src: &Cands<S>,
+    removed: &[S::Set; 9],
+    lost: S::Set,
     empty: &S::Houses<u8>,
 ) -> usize {
     let mut used = 0;
@@ -544,6 +562,9 @@ fn hidden_pairs<S: Size>(
             continue;
         }
         let hs = g.house_set(hi);
+        if (lost & hs).is_empty() {
+            continue;
+        }
         let mut pos = [S::Set::EMPTY; 9];
         let mut allowed = 0u16;
         let mut touched = 0u16;
@@ -552,9 +573,12 @@ fn hidden_pairs<S: Size>(
             if p.len() == 2 {
                 allowed |= 1 << d;
             }
-            if !((src.planes[d] - cur.planes[d]) & hs).is_empty() {
+            if !(removed[d] & hs).is_empty() {
                 touched |= 1 << d;
             }
+        }
+        if allowed & touched == 0 {
+            continue;
         }
         for &mask in combos(2) {
             if mask & !allowed != 0 || mask & touched == 0 {
@@ -600,12 +624,13 @@ fn naked_pairs<S: Size>(
     run: &mut Run<S>,
     cur: &Cands<S>,
     src: &Cands<S>,
+    lost: S::Set,
     empty: &S::Houses<u8>,
 ) -> usize {
     let mut used = 0;
     for &h in g.order_bcr() {
         let hi = h as usize;
-        if empty[hi] < 4 {
+        if empty[hi] < 4 || (lost & g.house_set(hi)).is_empty() {
             continue;
         }
         let cells = &g.house(hi).cells;
@@ -616,9 +641,12 @@ fn naked_pairs<S: Size>(
             if cs.len() == 2 {
                 allowed |= 1 << i;
             }
-            if src.cells[c.index()] != cs {
+            if lost.contains(*c) {
                 touched |= 1 << i;
             }
+        }
+        if allowed & touched == 0 {
+            continue;
         }
         for &mask in combos(2) {
             if mask & !allowed != 0 || mask & touched == 0 {
@@ -667,12 +695,23 @@ fn x_wings<S: Size>(
     sys: &FishSystem<S>,
     run: &mut Run<S>,
     cur: &Cands<S>,
-    src: &Cands<S>,
+    removed_planes: &[S::Set; 9],
     placed: &[u8; 9],
 ) -> usize {
     let mut used = 0;
     // Columns as base lines first, then rows.
     for cols in [true, false] {
+        // The base lines holding a removal, per digit.
+        let mut lines = [0u16; 9];
+        for (l, r) in lines.iter_mut().zip(removed_planes) {
+            for x in *r & sys.cells {
+                let at = sys.at[x.index()];
+                *l |= 1 << if cols { at & 15 } else { at >> 4 };
+            }
+        }
+        if lines.iter().all(|&l| l == 0) {
+            continue;
+        }
         let line = |i: usize| {
             if cols {
                 g.house_set(sys.cols[i] as usize)
@@ -692,13 +731,10 @@ fn x_wings<S: Size>(
             let i2 = (mask & (mask - 1)).trailing_zeros() as usize;
             let bases = line(i1) | line(i2);
             for (d, &n) in placed.iter().enumerate() {
-                if n + 4 > 9 {
+                if n + 4 > 9 || lines[d] & mask == 0 {
                     continue;
                 }
-                let removed = (src.planes[d] - cur.planes[d]) & bases;
-                if removed.is_empty() {
-                    continue;
-                }
+                let removed = removed_planes[d] & bases;
                 let plane = cur.planes[d];
                 let p1 = plane & line(i1);
                 let p2 = plane & line(i2);
