@@ -204,21 +204,32 @@ pub(crate) fn advanced<S: Size>(
     }
     // What the chain removed, per digit, and the cells that lost a candidate: each hint
     // below needs some of it (its rule parents), so only the houses it touches can give one.
+    // `touched`: per house, the digits that lost a place there.
     let mut removed = [S::Set::EMPTY; 9];
     let mut lost = S::Set::EMPTY;
-    for (r, (s, c)) in removed.iter_mut().zip(src.planes.iter().zip(&cur.planes)) {
+    let mut touched = S::Houses::<u16>::splat(0);
+    for (d, (r, (s, c))) in removed
+        .iter_mut()
+        .zip(src.planes.iter().zip(&cur.planes))
+        .enumerate()
+    {
         *r = *s - *c;
         lost |= *r;
+        for x in *r {
+            for &h in g.cell_houses(x).ids() {
+                touched[usize::from(h)] |= 1 << d;
+            }
+        }
     }
-    let n = locking(g, run, cur, &removed);
+    let n = locking(g, run, cur, &removed, &touched);
     if n > 0 {
         return Some(n);
     }
-    let n = hidden_pairs(g, run, cur, src, &removed, lost, &nest.empty_count);
+    let n = hidden_pairs(g, run, cur, src, &touched, &nest.empty_count);
     if n > 0 {
         return Some(n);
     }
-    let n = naked_pairs(g, run, cur, src, lost, &nest.empty_count);
+    let n = naked_pairs(g, run, cur, src, lost, &touched, &nest.empty_count);
     if n > 0 {
         return Some(n);
     }
@@ -495,6 +506,7 @@ fn locking<S: Size>(
     run: &mut Run<S>,
     cur: &Cands<S>,
     removed_planes: &[S::Set; 9],
+    touched: &S::Houses<u16>,
 ) -> usize {
     let mut used = 0;
     for group in g.lock_groups() {
@@ -507,10 +519,10 @@ fn locking<S: Size>(
             }
             let plane = cur.planes[d];
             for &(h1, h2) in group {
-                let r1 = g.house_set(h1 as usize);
-                if (removed & r1).is_empty() {
+                if touched[usize::from(h1)] & 1 << d == 0 {
                     continue;
                 }
+                let r1 = g.house_set(h1 as usize);
                 let pos = plane & r1;
                 if pos.len() < 2 {
                     continue;
@@ -545,36 +557,28 @@ fn locking<S: Size>(
 
 /// Hidden pairs (SE `HiddenSet(2, false)`) whose rule parents are not empty: a place of
 /// one of the pair's digits in the house was removed by the chain.
-#[allow(clippy::too_many_arguments)]
 fn hidden_pairs<S: Size>(
     g: &Geometry<S>,
     run: &mut Run<S>,
     cur: &Cands<S>,
     src: &Cands<S>,
-    removed: &[S::Set; 9],
-    lost: S::Set,
+    touched_digits: &S::Houses<u16>,
     empty: &S::Houses<u8>,
 ) -> usize {
     let mut used = 0;
     for &h in g.order_bcr() {
         let hi = h as usize;
-        if empty[hi] <= 4 {
+        let touched = touched_digits[hi];
+        if empty[hi] <= 4 || touched == 0 {
             continue;
         }
         let hs = g.house_set(hi);
-        if (lost & hs).is_empty() {
-            continue;
-        }
         let mut pos = [S::Set::EMPTY; 9];
         let mut allowed = 0u16;
-        let mut touched = 0u16;
         for (d, p) in pos.iter_mut().enumerate() {
             *p = cur.planes[d] & hs;
             if p.len() == 2 {
                 allowed |= 1 << d;
-            }
-            if !(removed[d] & hs).is_empty() {
-                touched |= 1 << d;
             }
         }
         if allowed & touched == 0 {
@@ -625,12 +629,13 @@ fn naked_pairs<S: Size>(
     cur: &Cands<S>,
     src: &Cands<S>,
     lost: S::Set,
+    touched: &S::Houses<u16>,
     empty: &S::Houses<u8>,
 ) -> usize {
     let mut used = 0;
     for &h in g.order_bcr() {
         let hi = h as usize;
-        if empty[hi] < 4 || (lost & g.house_set(hi)).is_empty() {
+        if empty[hi] < 4 || touched[hi] == 0 {
             continue;
         }
         let cells = &g.house(hi).cells;
@@ -699,19 +704,34 @@ fn x_wings<S: Size>(
     placed: &[u8; 9],
 ) -> usize {
     let mut used = 0;
-    // Columns as base lines first, then rows.
-    for cols in [true, false] {
-        // The base lines holding a removal, per digit.
-        let mut lines = [0u16; 9];
-        for (l, r) in lines.iter_mut().zip(removed_planes) {
-            for x in *r & sys.cells {
-                let at = sys.at[x.index()];
-                *l |= 1 << if cols { at & 15 } else { at >> 4 };
-            }
-        }
-        if lines.iter().all(|&l| l == 0) {
+    // Per digit that may have an X-wing (a removal in the grid, at most five placed): the
+    // lines holding a removal, and each line's places as a mask of cross lines.
+    let mut digits = 0u16;
+    let mut removal_lines = [[0u16; 9]; 2];
+    let mut masks = [[[0u16; 9]; 9]; 2];
+    for (d, &n) in placed.iter().enumerate() {
+        let r = removed_planes[d] & sys.cells;
+        if n + 4 > 9 || r.is_empty() {
             continue;
         }
+        digits |= 1 << d;
+        for x in r {
+            let at = sys.at[x.index()];
+            removal_lines[0][d] |= 1 << (at & 15);
+            removal_lines[1][d] |= 1 << (at >> 4);
+        }
+        for x in cur.planes[d] & sys.cells {
+            let at = sys.at[x.index()];
+            let (row, col) = (usize::from(at >> 4), usize::from(at & 15));
+            masks[0][d][col] |= 1 << row;
+            masks[1][d][row] |= 1 << col;
+        }
+    }
+    if digits == 0 {
+        return 0;
+    }
+    // Columns as base lines first, then rows.
+    for (o, cols) in [true, false].into_iter().enumerate() {
         let line = |i: usize| {
             if cols {
                 g.house_set(sys.cols[i] as usize)
@@ -729,28 +749,18 @@ fn x_wings<S: Size>(
         for &mask in combos(2) {
             let i1 = mask.trailing_zeros() as usize;
             let i2 = (mask & (mask - 1)).trailing_zeros() as usize;
-            let bases = line(i1) | line(i2);
-            for (d, &n) in placed.iter().enumerate() {
-                if n + 4 > 9 || lines[d] & mask == 0 {
+            for d in 0..9 {
+                if digits & 1 << d == 0 || removal_lines[o][d] & mask == 0 {
                     continue;
                 }
+                // Two places in each base line, on the same two cross lines.
+                let cover = masks[o][d][i1];
+                if cover.count_ones() != 2 || masks[o][d][i2] != cover {
+                    continue;
+                }
+                let bases = line(i1) | line(i2);
                 let removed = removed_planes[d] & bases;
                 let plane = cur.planes[d];
-                let p1 = plane & line(i1);
-                let p2 = plane & line(i2);
-                if p1.len() < 2 || p2.len() < 2 {
-                    continue;
-                }
-                // Cover lines: the cross lines holding the places.
-                let mut cover = 0u16;
-                for x in p1 | p2 {
-                    let at = sys.at[x.index()];
-                    let cl = if cols { at >> 4 } else { at & 15 };
-                    cover |= 1 << cl;
-                }
-                if cover.count_ones() != 2 {
-                    continue;
-                }
                 let c1 = cover.trailing_zeros() as usize;
                 let c2 = (cover & (cover - 1)).trailing_zeros() as usize;
                 let covers = cover_line(c1) | cover_line(c2);
