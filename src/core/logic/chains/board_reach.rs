@@ -100,46 +100,12 @@ impl<S: Size> BoardReach<S> {
     }
 
     /// Called at the start of each pass (`y`, `x`: its links) on the grid searched, `cur`:
-    /// when skipping, notes which candidates have other links on `cur` than on the board,
-    /// as a superset. A static link (SE `getOffToOn` on a grid that does not change) is a
-    /// cell of two candidates (Y) or a house with two places for the digit (X), so a
-    /// candidate's links change only where a candidate was removed: in that cell, when it
-    /// had or has two candidates, and in each of its houses, for the removed digit, when
-    /// the house had or has two places for it. A removed candidate counts as changed when
-    /// it had links (one without was a leaf nothing went through).
+    /// when skipping, notes which candidates have other links on `cur` than on the board
+    /// ([`changed_links`]; a removed candidate without links was a leaf nothing went
+    /// through).
     pub(crate) fn pass_start(&mut self, g: &Geometry<S>, cur: &Cands<S>, y: bool, x: bool) {
-        let Some(board) = self.board.filter(|_| self.skip) else {
-            return;
-        };
-        self.changed = [S::Set::EMPTY; 9];
-        for d in 0..9 {
-            for cell in board[d] - cur.planes[d] {
-                if y {
-                    let before = board.iter().filter(|p| p.contains(cell)).count();
-                    let now = cur.cells[cell.index()];
-                    if before == 2 || now.len() == 2 {
-                        for e in now {
-                            self.changed[e.index()].insert(cell);
-                        }
-                    }
-                    if before == 2 {
-                        self.changed[d].insert(cell);
-                    }
-                }
-                if x {
-                    for &h in g.cell_houses(cell).ids() {
-                        let hs = g.house_set(usize::from(h));
-                        let now = cur.planes[d] & hs;
-                        let before = (board[d] & hs).len();
-                        if before == 2 || now.len() == 2 {
-                            self.changed[d] |= now;
-                        }
-                        if before == 2 {
-                            self.changed[d].insert(cell);
-                        }
-                    }
-                }
-            }
+        if let Some(board) = self.board.filter(|_| self.skip) {
+            self.changed = changed_links(g, &board, cur, y, x);
         }
     }
 
@@ -176,6 +142,53 @@ impl<S: Size> BoardReach<S> {
                 .zip(&self.changed)
                 .all(|(r, c)| (*r & *c).is_empty())
     }
+}
+
+/// The candidates of `board` whose static links (`y`: Y-links, `x`: X-links) differ on
+/// `cur` (the board less some candidates), as a superset, per digit. A static link (SE
+/// `getOffToOn` on a grid that does not change) is a cell of two candidates (Y) or a house
+/// with two places for the digit (X), so a candidate's links change only where a candidate
+/// was removed: in that cell, when it had or has two candidates, and in each of its
+/// houses, for the removed digit, when the house had or has two places for it. A removed
+/// candidate counts when it had links.
+pub(crate) fn changed_links<S: Size>(
+    g: &Geometry<S>,
+    board: &[S::Set; 9],
+    cur: &Cands<S>,
+    y: bool,
+    x: bool,
+) -> [S::Set; 9] {
+    let mut changed = [S::Set::EMPTY; 9];
+    for d in 0..9 {
+        for cell in board[d] - cur.planes[d] {
+            if y {
+                let before = board.iter().filter(|p| p.contains(cell)).count();
+                let now = cur.cells[cell.index()];
+                if before == 2 || now.len() == 2 {
+                    for e in now {
+                        changed[e.index()].insert(cell);
+                    }
+                }
+                if before == 2 {
+                    changed[d].insert(cell);
+                }
+            }
+            if x {
+                for &h in g.cell_houses(cell).ids() {
+                    let hs = g.house_set(usize::from(h));
+                    let now = cur.planes[d] & hs;
+                    let before = (board[d] & hs).len();
+                    if before == 2 || now.len() == 2 {
+                        changed[d] |= now;
+                    }
+                    if before == 2 {
+                        changed[d].insert(cell);
+                    }
+                }
+            }
+        }
+    }
+    changed
 }
 
 #[cfg(test)]

@@ -484,6 +484,45 @@ impl<S: Size> OutcomeCache<S> {
     }
 }
 
+/// The outcomes of the static runs of the same level's search on an earlier board (the
+/// present grid less nothing it did not have), for the runs that read nothing that changed.
+///
+/// A static run reads, for each "on" potential, the cell's other candidates and the
+/// digit's places among its peers (the "off" potentials it implies), and for each "off"
+/// potential its links; all of these are in its outcome. When none of its potentials is a
+/// candidate whose links changed ([`super::board_reach::changed_links`]), the run on the
+/// present grid takes the same potentials, less the removed candidates it turned off
+/// (which had no links, so implied nothing), and meets the same contradiction, if any: its
+/// outcome is the earlier one without them.
+pub(crate) struct Earlier<'a, S: Size> {
+    pub(crate) cache: &'a OutcomeCache<S>,
+    /// The candidates whose links changed since.
+    pub(crate) changed: [S::Set; 9],
+    /// The candidates removed since.
+    pub(crate) removed: [S::Set; 9],
+}
+
+impl<S: Size> Earlier<'_, S> {
+    /// The outcome of the run of `cand` on the present grid, when the earlier one tells.
+    #[inline]
+    fn outcome(&self, cand: u16) -> Option<Outcome<S>> {
+        let i = cand as usize;
+        if self.cache.stamp[i] != self.cache.generation {
+            return None;
+        }
+        let mut o = self.cache.outs[i];
+        for d in 0..9 {
+            if !((o.on[d] | o.off[d]) & self.changed[d]).is_empty() {
+                return None;
+            }
+        }
+        for (off, r) in o.off.iter_mut().zip(&self.removed) {
+            *off = *off - *r;
+        }
+        Some(o)
+    }
+}
+
 /// How to run a chain: the geometry, grid, links, mode, nesting and budget of one search.
 struct Ctx<'a, 'n, S: Size> {
     g: &'a Geometry<S>,
@@ -494,6 +533,8 @@ struct Ctx<'a, 'n, S: Size> {
     budget: &'a mut Budget,
     /// Outcomes worked out beforehand (a spread search), looked up first.
     shared: Option<&'a OutcomeCache<S>>,
+    /// The same search's outcomes on an earlier board (static runs).
+    earlier: Option<&'a Earlier<'a, S>>,
     /// The potentials still to take in turn, for [`closure`].
     stack: &'a mut Vec<u16>,
 }
@@ -512,6 +553,7 @@ impl<'a, 'n, S: Size> Ctx<'a, 'n, S> {
         nest: Option<&'n mut Nest<S>>,
         budget: &'a mut Budget,
         shared: Option<&'a OutcomeCache<S>>,
+        earlier: Option<&'a Earlier<'a, S>>,
     ) -> Self {
         let mode = spec.mode();
         if !spec.dynamic {
@@ -526,6 +568,7 @@ impl<'a, 'n, S: Size> Ctx<'a, 'n, S> {
             nest,
             budget,
             shared,
+            earlier,
             stack,
         }
     }
@@ -574,6 +617,8 @@ impl<'a, 'n, S: Size> Ctx<'a, 'n, S> {
         }
         let o = if self.mode.dynamic || self.mode.level > 0 {
             None
+        } else if let Some(o) = self.earlier.and_then(|e| e.outcome(cand)) {
+            Some(o)
         } else {
             // A static run: its closure, from those already known.
             let o = closure(
@@ -695,7 +740,8 @@ fn meets<T: CellBits>(a: &[T; 9], b: &[T; 9]) -> bool {
 /// hint to `sink`. False when the budget ran out.
 ///
 /// Only the cells of `cells` are searched from; `shared` holds outcomes of runs worked out
-/// beforehand ([`outcomes`]), if any. With a `memo` (Nishio, which offers contradictions
+/// beforehand ([`outcomes`]), if any, and `earlier` those of the same search on an earlier
+/// board ([`Earlier`]). With a `memo` (Nishio, which offers contradictions
 /// only, each run keeping to its start's digit), the digits it vouches for are skipped, and
 /// those whose runs meet no contradiction are remembered ([`super::plane_memo`]).
 #[allow(clippy::too_many_arguments)]
@@ -707,6 +753,7 @@ pub(crate) fn search<S: Size>(
     eng: &mut Engine<S>,
     nest: Option<&mut Nest<S>>,
     shared: Option<&OutcomeCache<S>>,
+    earlier: Option<&Earlier<'_, S>>,
     mut memo: Option<&mut PlaneMemo<S>>,
     sink: &mut Sink<S>,
     budget: &mut Budget,
@@ -734,7 +781,9 @@ pub(crate) fn search<S: Size>(
         ..
     } = eng;
     let mode = spec.mode();
-    let mut cx = Ctx::prepare(g, src, spec, links, cache, stack, nest, budget, shared);
+    let mut cx = Ctx::prepare(
+        g, src, spec, links, cache, stack, nest, budget, shared, earlier,
+    );
     let (value_runs, rest) = runs.split_at_mut(OFF_RUN);
     let (off_run, region_runs) = rest.split_at_mut(1);
     let off_run = &mut off_run[0];
@@ -983,7 +1032,7 @@ pub(crate) fn outcomes<S: Size>(
         stack,
         ..
     } = eng;
-    let mut cx = Ctx::prepare(g, src, spec, links, cache, stack, nest, budget, None);
+    let mut cx = Ctx::prepare(g, src, spec, links, cache, stack, nest, budget, None, None);
     let mut held = u16::MAX;
     for c in cells {
         let cs = src.cells[c];

@@ -443,6 +443,9 @@ pub struct ChainScratch<S: Size = S81> {
     nishio_memo: plane_memo::PlaneMemo<S>,
     /// What the first level read on the last board where it found nothing.
     reach: board_reach::BoardReach<S>,
+    /// The outcomes of the last multiple forcing chains search, and its board.
+    multiple_outcomes: forcing::OutcomeCache<S>,
+    multiple_board: Option<[S::Set; 9]>,
 }
 
 impl<S: Size> Clone for ChainScratch<S> {
@@ -456,6 +459,8 @@ impl<S: Size> Clone for ChainScratch<S> {
             x_memo: self.x_memo,
             nishio_memo: self.nishio_memo,
             reach: self.reach.clone(),
+            multiple_outcomes: self.multiple_outcomes.clone(),
+            multiple_board: self.multiple_board,
         }
     }
 }
@@ -475,6 +480,7 @@ impl<S: Size> ChainScratch<S> {
         self.x_memo.forget();
         self.nishio_memo.forget();
         self.reach.forget();
+        self.multiple_board = None;
         for p in &self.parts {
             p.lock()
                 .unwrap_or_else(|e| e.into_inner())
@@ -494,6 +500,8 @@ impl<S: Size> ChainScratch<S> {
             x_memo: plane_memo::PlaneMemo::default(),
             nishio_memo: plane_memo::PlaneMemo::default(),
             reach: board_reach::BoardReach::new(),
+            multiple_outcomes: forcing::OutcomeCache::new(),
+            multiple_board: None,
         }
     }
 }
@@ -566,7 +574,26 @@ pub fn find_spread<S: Size>(
                 scratch.nest.prepare(g, board);
                 let nest = (spec.level > 0).then_some(&mut scratch.nest);
                 let memo = spec.nishio.then_some(&mut scratch.nishio_memo);
-                forcing::search(
+                // Multiple forcing chains (static runs) take the outcomes of their search
+                // on the last board where they were searched, when this one came from it.
+                let multiple = level == ChainLevel::Multiple;
+                let earlier = scratch
+                    .multiple_board
+                    .filter(|b| {
+                        multiple && b.iter().zip(&src.planes).all(|(b, c)| (*c - *b).is_empty())
+                    })
+                    .map(|b| {
+                        let mut removed = b;
+                        for (r, c) in removed.iter_mut().zip(&src.planes) {
+                            *r = *r - *c;
+                        }
+                        forcing::Earlier {
+                            cache: &scratch.multiple_outcomes,
+                            changed: board_reach::changed_links(g, &b, &src, true, true),
+                            removed,
+                        }
+                    });
+                let ok = forcing::search(
                     g,
                     &src,
                     0..S::CELLS,
@@ -574,10 +601,17 @@ pub fn find_spread<S: Size>(
                     &mut scratch.eng,
                     nest,
                     None,
+                    earlier.as_ref(),
                     memo,
                     &mut scratch.sink,
                     budget,
-                )
+                );
+                if multiple {
+                    // This search's outcomes are the next one's earlier ones.
+                    std::mem::swap(&mut scratch.eng.cache, &mut scratch.multiple_outcomes);
+                    scratch.multiple_board = ok.then_some(src.planes);
+                }
+                ok
             }
         }
     };
@@ -671,6 +705,7 @@ fn search_parts<S: Size>(
                 &mut p.eng,
                 nest,
                 Some(shared),
+                None,
                 None,
                 &mut p.sink,
                 &mut p.budget,

@@ -405,6 +405,7 @@ pub(crate) fn inner_search<S: Size>(
             None,
             None,
             None,
+            None,
             sink,
             budget,
         ),
