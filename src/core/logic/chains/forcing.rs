@@ -484,8 +484,13 @@ impl<S: Size> OutcomeCache<S> {
     }
 }
 
-/// The outcomes of the static runs of the same level's search on an earlier board (the
-/// present grid less nothing it did not have), for the runs that read nothing that changed.
+/// The outcomes of the runs of the same level's search on an earlier board (the present
+/// grid less nothing it did not have), for the runs that read nothing that changed.
+///
+/// A dynamic run (no nesting) reads, for each of its potentials, its cell's candidates
+/// and the digit's places in the cell's houses, on the grid as the run has changed it so
+/// far: when none of its potentials shares a cell with a removed candidate, or a house
+/// with a removed candidate of its digit ([`Earlier::dynamic`]), the run is the same.
 ///
 /// A static run reads, for each "on" potential, the cell's other candidates and the
 /// digit's places among its peers (the "off" potentials it implies), and for each "off"
@@ -502,7 +507,54 @@ pub(crate) struct Earlier<'a, S: Size> {
     pub(crate) removed: [S::Set; 9],
 }
 
-impl<S: Size> Earlier<'_, S> {
+impl<'a, S: Size> Earlier<'a, S> {
+    /// For static runs on `cur`, which came from `board`.
+    pub(crate) fn static_runs(
+        g: &Geometry<S>,
+        cache: &'a OutcomeCache<S>,
+        board: &[S::Set; 9],
+        cur: &Cands<S>,
+        y: bool,
+    ) -> Earlier<'a, S> {
+        let mut removed = *board;
+        for (r, c) in removed.iter_mut().zip(&cur.planes) {
+            *r = *r - *c;
+        }
+        Earlier {
+            cache,
+            changed: super::board_reach::changed_links(g, board, cur, y, true),
+            removed,
+        }
+    }
+
+    /// For dynamic runs (no nesting) on `cur`, which came from `board`: every candidate
+    /// sharing a cell with a removed one, or a house with a removed one of its digit,
+    /// counts as changed (so no run that is taken has a removed candidate).
+    pub(crate) fn dynamic(
+        g: &Geometry<S>,
+        cache: &'a OutcomeCache<S>,
+        board: &[S::Set; 9],
+        cur: &Cands<S>,
+    ) -> Earlier<'a, S> {
+        let mut lost = S::Set::EMPTY;
+        let mut changed = [S::Set::EMPTY; 9];
+        for (d, (b, c)) in board.iter().zip(&cur.planes).enumerate() {
+            for x in *b - *c {
+                lost.insert(x);
+                changed[d] |= g.peers(x);
+                changed[d].insert(x);
+            }
+        }
+        for ch in &mut changed {
+            *ch |= lost;
+        }
+        Earlier {
+            cache,
+            changed,
+            removed: [S::Set::EMPTY; 9],
+        }
+    }
+
     /// The outcome of the run of `cand` on the present grid, when the earlier one tells.
     #[inline]
     fn outcome(&self, cand: u16) -> Option<Outcome<S>> {
@@ -615,10 +667,10 @@ impl<'a, 'n, S: Size> Ctx<'a, 'n, S> {
         if cache.stamp[i] == cache.generation {
             return Some(cache.outs[i]);
         }
-        let o = if self.mode.dynamic || self.mode.level > 0 {
-            None
-        } else if let Some(o) = self.earlier.and_then(|e| e.outcome(cand)) {
+        let o = if let Some(o) = self.earlier.and_then(|e| e.outcome(cand)) {
             Some(o)
+        } else if self.mode.dynamic || self.mode.level > 0 {
+            None
         } else {
             // A static run: its closure, from those already known.
             let o = closure(

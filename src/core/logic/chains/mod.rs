@@ -443,9 +443,10 @@ pub struct ChainScratch<S: Size = S81> {
     nishio_memo: plane_memo::PlaneMemo<S>,
     /// What the first level read on the last board where it found nothing.
     reach: board_reach::BoardReach<S>,
-    /// The outcomes of the last multiple forcing chains search, and its board.
-    multiple_outcomes: forcing::OutcomeCache<S>,
-    multiple_board: Option<[S::Set; 9]>,
+    /// The outcomes of the last multiple and the last dynamic forcing chains searches,
+    /// and their boards.
+    earlier: [forcing::OutcomeCache<S>; 2],
+    earlier_board: [Option<[S::Set; 9]>; 2],
 }
 
 impl<S: Size> Clone for ChainScratch<S> {
@@ -459,8 +460,8 @@ impl<S: Size> Clone for ChainScratch<S> {
             x_memo: self.x_memo,
             nishio_memo: self.nishio_memo,
             reach: self.reach.clone(),
-            multiple_outcomes: self.multiple_outcomes.clone(),
-            multiple_board: self.multiple_board,
+            earlier: self.earlier.clone(),
+            earlier_board: self.earlier_board,
         }
     }
 }
@@ -480,7 +481,7 @@ impl<S: Size> ChainScratch<S> {
         self.x_memo.forget();
         self.nishio_memo.forget();
         self.reach.forget();
-        self.multiple_board = None;
+        self.earlier_board = [None; 2];
         for p in &self.parts {
             p.lock()
                 .unwrap_or_else(|e| e.into_inner())
@@ -500,8 +501,8 @@ impl<S: Size> ChainScratch<S> {
             x_memo: plane_memo::PlaneMemo::default(),
             nishio_memo: plane_memo::PlaneMemo::default(),
             reach: board_reach::BoardReach::new(),
-            multiple_outcomes: forcing::OutcomeCache::new(),
-            multiple_board: None,
+            earlier: [forcing::OutcomeCache::new(), forcing::OutcomeCache::new()],
+            earlier_board: [None; 2],
         }
     }
 }
@@ -574,25 +575,21 @@ pub fn find_spread<S: Size>(
                 scratch.nest.prepare(g, board);
                 let nest = (spec.level > 0).then_some(&mut scratch.nest);
                 let memo = spec.nishio.then_some(&mut scratch.nishio_memo);
-                // Multiple forcing chains (static runs) take the outcomes of their search
-                // on the last board where they were searched, when this one came from it.
-                let multiple = level == ChainLevel::Multiple;
-                let earlier = scratch
-                    .multiple_board
-                    .filter(|b| {
-                        multiple && b.iter().zip(&src.planes).all(|(b, c)| (*c - *b).is_empty())
+                // Multiple and dynamic forcing chains take the outcomes of their search on
+                // the last board where they were searched, when this one came from it.
+                let k = match level {
+                    ChainLevel::Multiple => Some(0),
+                    ChainLevel::Dynamic => Some(1),
+                    _ => None,
+                };
+                let earlier = k.and_then(|k| {
+                    let (cache, b) = (&scratch.earlier[k], scratch.earlier_board[k]?);
+                    let from = b.iter().zip(&src.planes).all(|(b, c)| (*c - *b).is_empty());
+                    from.then(|| match k {
+                        0 => forcing::Earlier::static_runs(g, cache, &b, &src, true),
+                        _ => forcing::Earlier::dynamic(g, cache, &b, &src),
                     })
-                    .map(|b| {
-                        let mut removed = b;
-                        for (r, c) in removed.iter_mut().zip(&src.planes) {
-                            *r = *r - *c;
-                        }
-                        forcing::Earlier {
-                            cache: &scratch.multiple_outcomes,
-                            changed: board_reach::changed_links(g, &b, &src, true, true),
-                            removed,
-                        }
-                    });
+                });
                 let ok = forcing::search(
                     g,
                     &src,
@@ -606,10 +603,10 @@ pub fn find_spread<S: Size>(
                     &mut scratch.sink,
                     budget,
                 );
-                if multiple {
+                if let Some(k) = k {
                     // This search's outcomes are the next one's earlier ones.
-                    std::mem::swap(&mut scratch.eng.cache, &mut scratch.multiple_outcomes);
-                    scratch.multiple_board = ok.then_some(src.planes);
+                    std::mem::swap(&mut scratch.eng.cache, &mut scratch.earlier[k]);
+                    scratch.earlier_board[k] = ok.then_some(src.planes);
                 }
                 ok
             }
