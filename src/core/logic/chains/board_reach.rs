@@ -21,8 +21,16 @@
 //! recorded belongs to one board ([`BoardReach::is_for`]) and is recorded again, with one
 //! full first-level search, when the nested searches move to another.
 
-use super::potentials::{Cands, cand_count};
+use super::potentials::{Cands, Links, cand_count};
 use crate::core::geometry::{CellBits, Geometry, Size};
+
+/// A board's links of one pass, its candidates whose "off" implies nothing, and the
+/// candidates whose links changed since.
+pub(crate) type BoardLinks<'a, S> = (
+    &'a Links,
+    &'a [<S as Size>::Set; 9],
+    &'a [<S as Size>::Set; 9],
+);
 
 /// The first chaining level's reach on one board: per pass, what the search from each
 /// starting candidate read.
@@ -43,11 +51,19 @@ pub(crate) struct BoardReach<S: Size> {
     started: [Vec<bool>; 3],
     /// The current pass's changed candidates (skipping searches).
     changed: [S::Set; 9],
+    /// Per pass, when kept: the board's links and its candidates whose "off" implies
+    /// nothing, so that a search skipping starts works out only the changed links.
+    links: Vec<(Links, [S::Set; 9])>,
+    /// Whether `links` holds the board's, per pass.
+    links_kept: [bool; 3],
+    /// Whether the recording search kept its links, per pass.
+    kept_now: [bool; 3],
 }
 
 impl<S: Size> BoardReach<S> {
-    /// Nothing recorded yet.
-    pub(crate) fn new() -> BoardReach<S> {
+    /// Nothing recorded yet; `keep_links`: the board's links are kept too (for searches
+    /// that skip on the same board many times).
+    pub(crate) fn new(keep_links: bool) -> BoardReach<S> {
         let n = cand_count::<S>();
         BoardReach {
             board: None,
@@ -57,6 +73,37 @@ impl<S: Size> BoardReach<S> {
             read: [(); 3].map(|_| vec![[S::Set::EMPTY; 9]; n]),
             started: [vec![false; n], vec![false; n], vec![false; n]],
             changed: [S::Set::EMPTY; 9],
+            links: if keep_links {
+                (0..3)
+                    .map(|_| (Links::new(n), [S::Set::EMPTY; 9]))
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            links_kept: [false; 3],
+            kept_now: [false; 3],
+        }
+    }
+
+    /// The board's links of pass `pass`, its candidates without links and the changed
+    /// candidates, when kept and the search skips.
+    pub(crate) fn board_links(&self, pass: usize) -> Option<BoardLinks<'_, S>> {
+        let (links, dead) = self
+            .links
+            .get(pass)
+            .filter(|_| self.skip && self.links_kept[pass])?;
+        Some((links, dead, &self.changed))
+    }
+
+    /// Keeps the links of pass `pass` of the grid searched (recording, when links are
+    /// kept).
+    pub(crate) fn keep_links(&mut self, pass: usize, links: &Links, dead: &[S::Set; 9]) {
+        if self.record
+            && let Some(k) = self.links.get_mut(pass)
+        {
+            k.0.clone_from(links);
+            k.1 = *dead;
+            self.kept_now[pass] = true;
         }
     }
 
@@ -74,6 +121,10 @@ impl<S: Size> BoardReach<S> {
                 .board
                 .is_some_and(|b| b.iter().zip(&cur.planes).all(|(b, c)| (*c - *b).is_empty()));
         self.record = record;
+        if record {
+            // The links kept are the old board's until the search ends.
+            self.kept_now = [false; 3];
+        }
         if record && !self.skip {
             for started in &mut self.started {
                 started.iter_mut().for_each(|s| *s = false);
@@ -86,6 +137,7 @@ impl<S: Size> BoardReach<S> {
         if self.record {
             self.board = Some(cur.planes);
             self.quiet = found_nothing;
+            self.links_kept = self.kept_now;
         }
         self.record = false;
         self.skip = false;
@@ -93,6 +145,7 @@ impl<S: Size> BoardReach<S> {
 
     /// Forgets the board (a new puzzle, or the recording search was cut short).
     pub(crate) fn forget(&mut self) {
+        self.links_kept = [false; 3];
         self.board = None;
         self.quiet = false;
         self.record = false;
@@ -236,7 +289,7 @@ mod tests {
                 .into_iter()
                 .enumerate()
             {
-                let mut reach = BoardReach::<S81>::new();
+                let mut reach = BoardReach::<S81>::new(false);
                 reach.board = Some(b.planes);
                 reach.quiet = true;
                 reach.begin(&cur, false);

@@ -210,6 +210,42 @@ impl<S: Size> CycleScratch<S> {
         self.off_planes = self.dead_planes;
     }
 
+    /// [`CycleScratch::build_links`] from the links of a board `cur` came from (`base`,
+    /// with `base_dead` its candidates whose "off" implies nothing): only the candidates
+    /// of `changed` (a superset of those whose links differ) are worked out again.
+    #[allow(clippy::too_many_arguments)]
+    fn build_links_from(
+        &mut self,
+        g: &Geometry<S>,
+        cur: &Cands<S>,
+        y: bool,
+        x: bool,
+        base: &Links,
+        base_dead: &[S::Set; 9],
+        changed: &[S::Set; 9],
+    ) {
+        self.reset();
+        self.links.clone_from(base);
+        for d in 0..9 {
+            self.dead_planes[d] = (base_dead[d] & cur.planes[d]) - changed[d];
+            for cell in changed[d] {
+                let q = cand_of(cell.index(), d);
+                self.links.rebuild(g, cur, q, y, x);
+                if cur.planes[d].contains(cell) && self.links.get(q).is_empty() {
+                    self.dead_planes[d].insert(cell);
+                }
+            }
+        }
+        self.dead_cells = S::Cells::splat(0);
+        for (d, p) in self.dead_planes.iter().enumerate() {
+            for cell in *p {
+                self.dead_cells[cell.index()] |= 1 << d;
+            }
+        }
+        self.off_cells = self.dead_cells;
+        self.off_planes = self.dead_planes;
+    }
+
     /// Adds a new "off" potential to the tree and indexes it; returns its node.
     #[inline(always)]
     fn index_off(&mut self, cand: u16, cause: Cause, p: u32) -> u32 {
@@ -600,13 +636,22 @@ pub(crate) fn search<S: Size>(
         if sink.limit(cycle_base, key) < 4 && (!x || sink.limit(chain_base, key) < 4) {
             continue;
         }
-        sc.build_links(g, cur, y, x);
         let recording = match reach.as_deref_mut() {
             Some(r) => {
                 r.pass_start(g, cur, y, x);
+                match r.board_links(pi) {
+                    Some((links, dead, changed)) => {
+                        sc.build_links_from(g, cur, y, x, links, dead, changed)
+                    }
+                    None => sc.build_links(g, cur, y, x),
+                }
+                r.keep_links(pi, &sc.links, &sc.dead_planes);
                 r.recording()
             }
-            None => false,
+            None => {
+                sc.build_links(g, cur, y, x);
+                false
+            }
         };
         sc.rec = recording;
         sc.pass = sc.pass.wrapping_add(1);
@@ -899,5 +944,63 @@ fn offer_chain<S: Size>(
             chains: vec![trace::path(sc.path(t))],
             nested: Vec::new(),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::geometry::S81;
+    use crate::core::logic::chains::board_reach::changed_links;
+    use crate::core::logic::testutil::{board_with, cg};
+    use rand::{RngExt, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    #[test]
+    fn links_worked_out_from_a_board_are_the_links() {
+        let line =
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+        let givens: Vec<(u8, u8, u8)> = line
+            .bytes()
+            .enumerate()
+            .filter(|(_, b)| b.is_ascii_digit())
+            .map(|(i, b)| ((i / 9) as u8, (i % 9) as u8, b - b'0'))
+            .collect();
+        let board = board_with(&givens);
+        let b = Cands::from_board(cg(), &board);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let (mut fresh, mut derived) = (CycleScratch::<S81>::new(), CycleScratch::<S81>::new());
+        for _ in 0..200 {
+            let mut next = board;
+            for _ in 0..rng.random_range(1..10) {
+                let cell = Cell::from_index(rng.random_range(0..81));
+                let digits: Vec<_> = next.candidates(cell).into_iter().collect();
+                if digits.len() > 1 {
+                    next.eliminate(cell, digits[rng.random_range(0..digits.len())]);
+                }
+            }
+            let cur = Cands::from_board(cg(), &next);
+            for (y, x) in PASSES {
+                fresh.build_links(cg(), &b, y, x);
+                let (base, base_dead) = (fresh.links.clone(), fresh.dead_planes);
+                let changed = changed_links(cg(), &b.planes, &cur, y, x);
+                derived.build_links_from(cg(), &cur, y, x, &base, &base_dead, &changed);
+                fresh.build_links(cg(), &cur, y, x);
+                assert_eq!(fresh.dead_planes, derived.dead_planes);
+                assert_eq!(fresh.dead_cells, derived.dead_cells);
+                for c in 0..81 {
+                    for d in cur.cells[c] {
+                        let q = cand_of(c, d.index());
+                        let key = |l: &Links| -> Vec<(u16, u8, u16)> {
+                            l.get(q)
+                                .iter()
+                                .map(|i| (i.cand, i.cause, i.hidden))
+                                .collect()
+                        };
+                        assert_eq!(key(&fresh.links), key(&derived.links));
+                    }
+                }
+            }
+        }
     }
 }

@@ -500,7 +500,7 @@ impl<S: Size> ChainScratch<S> {
             shared: forcing::OutcomeCache::new(),
             x_memo: plane_memo::PlaneMemo::default(),
             nishio_memo: plane_memo::PlaneMemo::default(),
-            reach: board_reach::BoardReach::new(),
+            reach: board_reach::BoardReach::new(false),
             earlier: [forcing::OutcomeCache::new(), forcing::OutcomeCache::new()],
             earlier_board: [None; 2],
         }

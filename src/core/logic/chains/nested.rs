@@ -90,7 +90,7 @@ impl<S: Size> Nest<S> {
             memo: Vec::new(),
             memo_traces: Vec::new(),
             board: None,
-            reach: BoardReach::new(),
+            reach: BoardReach::new(true),
             tracing: false,
         }
     }

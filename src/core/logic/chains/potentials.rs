@@ -719,6 +719,23 @@ impl Links {
         }
     }
 
+    /// Fills the entry of `cand` alone (as [`Links::build`] would).
+    pub(crate) fn rebuild<S: Size>(
+        &mut self,
+        g: &Geometry<S>,
+        cur: &Cands<S>,
+        cand: u16,
+        y: bool,
+        x: bool,
+    ) {
+        let i = usize::from(cand);
+        self.count[i] = if cur.cells[cell_of(cand)].contains(Digit::from_index(digit_of(cand))) {
+            off_to_on(g, cur, cur, cand, y, x, &mut self.table[i]) as u8
+        } else {
+            0
+        };
+    }
+
     /// What the "off" potential of `cand` implies.
     #[inline]
     pub(crate) fn get(&self, cand: u16) -> &[Implied] {
