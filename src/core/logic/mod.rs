@@ -844,6 +844,31 @@ pub(crate) mod testutil {
         b
     }
 
+    /// A board with the givens of an 81-character puzzle line.
+    pub(crate) fn board_from_line(line: &str) -> Board {
+        let givens: Vec<(u8, u8, u8)> = line
+            .bytes()
+            .enumerate()
+            .filter(|(_, b)| (b'1'..=b'9').contains(b))
+            .map(|(i, b)| ((i / 9) as u8, (i % 9) as u8, b - b'0'))
+            .collect();
+        board_with(&givens)
+    }
+
+    /// `board` less up to `n` random candidates (never a cell's last one).
+    pub(crate) fn thinned(board: &Board, n: usize, rng: &mut impl rand::Rng) -> Board {
+        use rand::RngExt;
+        let mut next = *board;
+        for _ in 0..n {
+            let cell = Cell::from_index(rng.random_range(0..81));
+            let digits: Vec<_> = next.candidates(cell).into_iter().collect();
+            if digits.len() > 1 {
+                next.eliminate(cell, digits[rng.random_range(0..digits.len())]);
+            }
+        }
+        next
+    }
+
     /// A board from 81 whitespace-separated cells of pencil marks, taken literally: a
     /// single digit is a placed value, several digits are the candidates of an empty cell,
     /// `(d)` is an empty cell whose only candidate is `d`.

@@ -250,25 +250,16 @@ mod tests {
     use crate::core::geometry::S81;
     use crate::core::index::Cell;
     use crate::core::logic::chains::potentials::Links;
-    use crate::core::logic::testutil::{board_with, cg};
+    use crate::core::logic::testutil::{board_from_line, cg, thinned};
     use rand::{RngExt, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
-
-    /// The givens of an 81-character puzzle line.
-    fn givens(line: &str) -> Vec<(u8, u8, u8)> {
-        line.bytes()
-            .enumerate()
-            .filter(|(_, b)| b.is_ascii_digit() && *b != b'0')
-            .map(|(i, b)| ((i / 9) as u8, (i % 9) as u8, b - b'0'))
-            .collect()
-    }
 
     #[test]
     fn every_candidate_whose_links_change_is_noted() {
         // A puzzle rated 9.x (many cells of two and three candidates after the givens).
         let line =
             "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
-        let board = board_with(&givens(line));
+        let board = board_from_line(line);
         let b = Cands::from_board(cg(), &board);
         let n = cand_count::<S81>();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
@@ -276,14 +267,7 @@ mod tests {
         let mut noted = 0;
         for _ in 0..300 {
             // The board less a few random candidates.
-            let mut next = board;
-            for _ in 0..rng.random_range(1..8) {
-                let cell = Cell::from_index(rng.random_range(0..81));
-                let digits: Vec<_> = next.candidates(cell).into_iter().collect();
-                if digits.len() > 1 {
-                    next.eliminate(cell, digits[rng.random_range(0..digits.len())]);
-                }
-            }
+            let next = thinned(&board, rng.random_range(1..8), &mut rng);
             let cur = Cands::from_board(cg(), &next);
             for (pass, (y, x)) in [(false, true), (true, false), (true, true)]
                 .into_iter()

@@ -952,7 +952,7 @@ mod tests {
     use super::*;
     use crate::core::geometry::S81;
     use crate::core::logic::chains::board_reach::changed_links;
-    use crate::core::logic::testutil::{board_with, cg};
+    use crate::core::logic::testutil::{board_from_line, cg, thinned};
     use rand::{RngExt, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -960,25 +960,12 @@ mod tests {
     fn links_worked_out_from_a_board_are_the_links() {
         let line =
             "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
-        let givens: Vec<(u8, u8, u8)> = line
-            .bytes()
-            .enumerate()
-            .filter(|(_, b)| b.is_ascii_digit())
-            .map(|(i, b)| ((i / 9) as u8, (i % 9) as u8, b - b'0'))
-            .collect();
-        let board = board_with(&givens);
+        let board = board_from_line(line);
         let b = Cands::from_board(cg(), &board);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
         let (mut fresh, mut derived) = (CycleScratch::<S81>::new(), CycleScratch::<S81>::new());
         for _ in 0..200 {
-            let mut next = board;
-            for _ in 0..rng.random_range(1..10) {
-                let cell = Cell::from_index(rng.random_range(0..81));
-                let digits: Vec<_> = next.candidates(cell).into_iter().collect();
-                if digits.len() > 1 {
-                    next.eliminate(cell, digits[rng.random_range(0..digits.len())]);
-                }
-            }
+            let next = thinned(&board, rng.random_range(1..10), &mut rng);
             let cur = Cands::from_board(cg(), &next);
             for (y, x) in PASSES {
                 fresh.build_links(cg(), &b, y, x);
