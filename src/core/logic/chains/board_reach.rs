@@ -38,13 +38,16 @@ pub(crate) type BoardLinks<'a, S> = (
 pub(crate) struct BoardReach<S: Size> {
     /// The board's candidate planes, once something is recorded for it.
     board: Option<[S::Set; 9]>,
-    /// True when the first level found nothing on the board (what is recorded can then
-    /// vouch for a skipped search).
-    quiet: bool,
+    /// Per pass: true when that pass of the first level found nothing on the board (what
+    /// is recorded of it can then vouch for a skipped search). A pass that keeps the best
+    /// hint searches in full only while it has none.
+    quiet: [bool; 3],
+    /// Per pass: whether the recording search's pass found nothing.
+    quiet_now: [bool; 3],
     /// True while a search records (the grid searched becomes the board).
     record: bool,
-    /// True while a search skips the starts recorded as unchanged.
-    skip: bool,
+    /// Per pass: true while a search skips the starts recorded as unchanged.
+    skip: [bool; 3],
     /// Per pass and starting candidate: the candidates its search read, per digit.
     read: [Vec<[S::Set; 9]>; 3],
     /// Per pass and candidate: whether its search's read set is recorded.
@@ -67,9 +70,10 @@ impl<S: Size> BoardReach<S> {
         let n = cand_count::<S>();
         BoardReach {
             board: None,
-            quiet: false,
+            quiet: [false; 3],
+            quiet_now: [false; 3],
             record: false,
-            skip: false,
+            skip: [false; 3],
             read: [(); 3].map(|_| vec![[S::Set::EMPTY; 9]; n]),
             started: [vec![false; n], vec![false; n], vec![false; n]],
             changed: [S::Set::EMPTY; 9],
@@ -91,7 +95,7 @@ impl<S: Size> BoardReach<S> {
         let (links, dead) = self
             .links
             .get(pass)
-            .filter(|_| self.skip && self.links_kept[pass])?;
+            .filter(|_| self.skip[pass] && self.links_kept[pass])?;
         Some((links, dead, &self.changed))
     }
 
@@ -113,51 +117,66 @@ impl<S: Size> BoardReach<S> {
     }
 
     /// Sets up a search on `cur`: it skips what the board recorded vouches for (when `cur`
-    /// is the board less some candidates, and the board was quiet), and with `record` it
-    /// records what it reads, for `cur` to become the board.
+    /// is the board less some candidates, in the passes that were quiet), and with
+    /// `record` it records what it reads, for `cur` to become the board.
     pub(crate) fn begin(&mut self, cur: &Cands<S>, record: bool) {
-        self.skip = self.quiet
-            && self
-                .board
-                .is_some_and(|b| b.iter().zip(&cur.planes).all(|(b, c)| (*c - *b).is_empty()));
+        let from = self
+            .board
+            .is_some_and(|b| b.iter().zip(&cur.planes).all(|(b, c)| (*c - *b).is_empty()));
+        self.skip = self.quiet.map(|q| q && from);
         self.record = record;
         if record {
             // The links kept are the old board's until the search ends.
             self.kept_now = [false; 3];
-        }
-        if record && !self.skip {
-            for started in &mut self.started {
-                started.iter_mut().for_each(|s| *s = false);
+            self.quiet_now = [false; 3];
+            for (started, skip) in self.started.iter_mut().zip(self.skip) {
+                if !skip {
+                    started.iter_mut().for_each(|s| *s = false);
+                }
             }
         }
     }
 
-    /// Ends the search on `cur`: `found_nothing` tells whether it offered no hint.
-    pub(crate) fn end(&mut self, cur: &Cands<S>, found_nothing: bool) {
+    /// Notes, when recording, whether pass `pass` found nothing (in full).
+    pub(crate) fn pass_end(&mut self, pass: usize, found_nothing: bool) {
+        if self.record {
+            self.quiet_now[pass] = found_nothing;
+        }
+    }
+
+    /// Ends the search on `cur`.
+    pub(crate) fn end(&mut self, cur: &Cands<S>) {
         if self.record {
             self.board = Some(cur.planes);
-            self.quiet = found_nothing;
+            self.quiet = self.quiet_now;
             self.links_kept = self.kept_now;
         }
         self.record = false;
-        self.skip = false;
+        self.skip = [false; 3];
     }
 
     /// Forgets the board (a new puzzle, or the recording search was cut short).
     pub(crate) fn forget(&mut self) {
         self.links_kept = [false; 3];
         self.board = None;
-        self.quiet = false;
+        self.quiet = [false; 3];
         self.record = false;
-        self.skip = false;
+        self.skip = [false; 3];
     }
 
     /// Called at the start of each pass (`y`, `x`: its links) on the grid searched, `cur`:
     /// when skipping, notes which candidates have other links on `cur` than on the board
     /// ([`changed_links`]; a removed candidate without links was a leaf nothing went
     /// through).
-    pub(crate) fn pass_start(&mut self, g: &Geometry<S>, cur: &Cands<S>, y: bool, x: bool) {
-        if let Some(board) = self.board.filter(|_| self.skip) {
+    pub(crate) fn pass_start(
+        &mut self,
+        g: &Geometry<S>,
+        cur: &Cands<S>,
+        pass: usize,
+        y: bool,
+        x: bool,
+    ) {
+        if let Some(board) = self.board.filter(|_| self.skip[pass]) {
             self.changed = changed_links(g, &board, cur, y, x);
         }
     }
@@ -188,7 +207,7 @@ impl<S: Size> BoardReach<S> {
     #[inline]
     pub(crate) fn unchanged(&self, pass: usize, start: u16) -> bool {
         let s = usize::from(start);
-        self.skip
+        self.skip[pass]
             && self.started[pass][s]
             && self.read[pass][s]
                 .iter()
@@ -275,9 +294,9 @@ mod tests {
             {
                 let mut reach = BoardReach::<S81>::new(false);
                 reach.board = Some(b.planes);
-                reach.quiet = true;
+                reach.quiet = [true; 3];
                 reach.begin(&cur, false);
-                reach.pass_start(cg(), &cur, y, x);
+                reach.pass_start(cg(), &cur, pass, y, x);
                 before.build(cg(), &b, y, x);
                 after.build(cg(), &cur, y, x);
                 for c in 0..81 {

@@ -636,9 +636,11 @@ pub(crate) fn search<S: Size>(
         if sink.limit(cycle_base, key) < 4 && (!x || sink.limit(chain_base, key) < 4) {
             continue;
         }
+        // Hints offered before this pass (collecting).
+        let offered_before = sink.all.len();
         let recording = match reach.as_deref_mut() {
             Some(r) => {
-                r.pass_start(g, cur, y, x);
+                r.pass_start(g, cur, pi, y, x);
                 match r.board_links(pi) {
                     Some((links, dead, changed)) => {
                         sc.build_links_from(g, cur, y, x, links, dead, changed)
@@ -714,6 +716,9 @@ pub(crate) fn search<S: Size>(
             }
         }
         if !x {
+            if let Some(r) = reach.as_deref_mut() {
+                r.pass_end(pi, quiet_pass(sink, best_mode, offered_before));
+            }
             continue;
         }
         // Forcing chains from a candidate assumed off, from the partners' distances (a
@@ -765,8 +770,21 @@ pub(crate) fn search<S: Size>(
                 m.record(d, cur, multi);
             }
         }
+        if let Some(r) = reach.as_deref_mut() {
+            r.pass_end(pi, quiet_pass(sink, best_mode, offered_before));
+        }
     }
     true
+}
+
+/// True when the pass now ending found nothing in full: keeping the best, it has none (so
+/// it searched without bounds); collecting, it offered nothing since `offered_before`.
+fn quiet_pass<S: Size>(sink: &Sink<S>, best_mode: bool, offered_before: usize) -> bool {
+    if best_mode {
+        !sink.has_best()
+    } else {
+        sink.all.len() == offered_before
+    }
 }
 
 /// Builds the cycle closed by "off" node `e` (its link back to `start` has `cause`) and

@@ -559,7 +559,7 @@ pub fn find_spread<S: Size>(
                 budget,
             );
             if ok {
-                scratch.reach.end(&src, !scratch.sink.has_best());
+                scratch.reach.end(&src);
             } else {
                 scratch.reach.forget();
             }

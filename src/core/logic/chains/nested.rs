@@ -344,8 +344,7 @@ fn inner_hints<S: Size>(
             nest.reach.forget();
             return None;
         }
-        let quiet = nest.sink.all.is_empty();
-        nest.reach.end(src, quiet);
+        nest.reach.end(src);
     }
     let reach = (kind == Inner::Cycles).then_some(&mut nest.reach);
     let ok = inner_search(
@@ -389,7 +388,7 @@ pub(crate) fn inner_search<S: Size>(
             };
             r.begin(cur, false);
             let ok = cycles::search(g, cur, &mut eng.cyc, sink, None, Some(&mut *r), budget);
-            r.end(cur, false);
+            r.end(cur);
             ok
         }
         Inner::Multiple | Inner::Dynamic => forcing::search(
