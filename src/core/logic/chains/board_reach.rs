@@ -120,9 +120,7 @@ impl<S: Size> BoardReach<S> {
     /// is the board less some candidates, in the passes that were quiet), and with
     /// `record` it records what it reads, for `cur` to become the board.
     pub(crate) fn begin(&mut self, cur: &Cands<S>, record: bool) {
-        let from = self
-            .board
-            .is_some_and(|b| b.iter().zip(&cur.planes).all(|(b, c)| (*c - *b).is_empty()));
+        let from = self.board.is_some_and(|b| came_from(cur, &b));
         self.skip = self.quiet.map(|q| q && from);
         self.record = record;
         if record {
@@ -214,6 +212,14 @@ impl<S: Size> BoardReach<S> {
                 .zip(&self.changed)
                 .all(|(r, c)| (*r & *c).is_empty())
     }
+}
+
+/// True when `cur` is `board` less some candidates (or `board` itself).
+pub(crate) fn came_from<S: Size>(cur: &Cands<S>, board: &[S::Set; 9]) -> bool {
+    board
+        .iter()
+        .zip(&cur.planes)
+        .all(|(b, c)| (*c - *b).is_empty())
 }
 
 /// The candidates of `board` whose static links (`y`: Y-links, `x`: X-links) differ on

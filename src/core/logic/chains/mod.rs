@@ -584,8 +584,7 @@ pub fn find_spread<S: Size>(
                 };
                 let earlier = k.and_then(|k| {
                     let (cache, b) = (&scratch.earlier[k], scratch.earlier_board[k]?);
-                    let from = b.iter().zip(&src.planes).all(|(b, c)| (*c - *b).is_empty());
-                    from.then(|| match k {
+                    board_reach::came_from(&src, &b).then(|| match k {
                         0 => forcing::Earlier::static_runs(g, cache, &b, &src, true),
                         _ => forcing::Earlier::dynamic(g, cache, &b, &src),
                     })
