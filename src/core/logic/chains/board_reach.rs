@@ -1,5 +1,6 @@
 //! What the first chaining level read on a board where it found nothing, so that the
-//! nested searches can skip the candidates whose search would read the same again.
+//! searches on grids derived from that board (nested searches, the next step) can skip the
+//! candidates whose search would read the same again.
 //!
 //! A nested forcing chain of level 2 or 3 runs SE's first chaining level (cycles and
 //! forcing chains, [`super::cycles`]) on its own grid: the step's board minus what the
@@ -17,9 +18,15 @@
 //! reaches the candidate on the chain's grid only if it did on the board, where the first
 //! level would then have found that chain.
 //!
+//! The same holds from one step to the next: the next board is this one less some
+//! candidates, so the grader's own first-level search skips, pass by pass, the starts of
+//! every pass that found nothing in full on the board before (a pass keeping the best hint
+//! searches without bounds only while it has none), and records the new board as it goes.
+//!
 //! So the hints, their order and the ratings stay exactly Sudoku Explainer's. What is
-//! recorded belongs to one board ([`BoardReach::is_for`]) and is recorded again, with one
-//! full first-level search, when the nested searches move to another.
+//! recorded belongs to one board ([`BoardReach::is_for`]), per pass that found nothing;
+//! the nested searches record again, with one full first-level search, when they move to
+//! a board that did not come from it.
 
 use super::potentials::{Cands, Links, cand_count};
 use crate::core::geometry::{CellBits, Geometry, Size};

@@ -597,9 +597,10 @@ pub(crate) fn mix(h: u64, v: u64) -> u64 {
 ///
 /// With a `memo` (keeping the best hint), the X pass skips the digits it vouches for, and
 /// when that pass finds nothing, it remembers every digit's plane ([`super::plane_memo`]).
-/// With a `reach` ([`super::board_reach`]), the search records what each start read (the
-/// board's own search) or skips the starts whose search would read the same as on the
-/// board, where it found nothing (a nested search on a grid derived from that board).
+/// With a `reach` ([`super::board_reach`]), the search skips the starts whose search would
+/// read the same as on the board it records, in the passes that found nothing there (a
+/// grid derived from that board: a nested search's, or the next step's), and, recording,
+/// notes what each start it searches reads, for the grid to become the board.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn search<S: Size>(
     g: &Geometry<S>,

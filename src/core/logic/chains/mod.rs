@@ -441,7 +441,8 @@ pub struct ChainScratch<S: Size = S81> {
     x_memo: plane_memo::PlaneMemo<S>,
     /// Digits on which Nishio forcing chains meet no contradiction.
     nishio_memo: plane_memo::PlaneMemo<S>,
-    /// What the first level read on the last board where it found nothing.
+    /// What the first level read on the last board it searched, for the passes that
+    /// found nothing there.
     reach: board_reach::BoardReach<S>,
     /// The outcomes of the last multiple and the last dynamic forcing chains searches,
     /// and their boards.
