@@ -500,11 +500,11 @@ impl<S: Size> OutcomeCache<S> {
 /// (which had no links, so implied nothing), and meets the same contradiction, if any: its
 /// outcome is the earlier one without them.
 pub(crate) struct Earlier<'a, S: Size> {
-    pub(crate) cache: &'a OutcomeCache<S>,
+    cache: &'a OutcomeCache<S>,
     /// The candidates whose links changed since.
-    pub(crate) changed: [S::Set; 9],
+    changed: [S::Set; 9],
     /// The candidates removed since.
-    pub(crate) removed: [S::Set; 9],
+    removed: [S::Set; 9],
 }
 
 impl<'a, S: Size> Earlier<'a, S> {
