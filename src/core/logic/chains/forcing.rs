@@ -36,8 +36,8 @@
 use super::nested::Nest;
 use super::plane_memo::{PlaneMemo, multi_cells};
 use super::potentials::{
-    Cands, Cause, Counter, Implied, Links, MAX_IMPLIED, NONE, NestedInfo, Run, cand_count, cand_of,
-    cell_of, digit_of, off_to_on, on_to_off,
+    Cands, Cause, Counter, Implied, KeptRun, Links, MAX_IMPLIED, NONE, NestedInfo, Run, cand_count,
+    cand_of, cell_of, digit_of, off_to_on, on_to_off,
 };
 use super::trace::{self, NestedChain};
 use super::{ChainLevel, Engine, Hint, Sink, rule_parents_of};
@@ -453,6 +453,11 @@ pub(crate) struct OutcomeCache<S: Size> {
     outs: Vec<Outcome<S>>,
     stamp: Vec<u32>,
     generation: u32,
+    /// The runs themselves (nodes and contradiction), where kept: dynamic runs without
+    /// nesting, whose hints need them again ([`Run::restore`]).
+    runs: Vec<KeptRun>,
+    /// `generation` where `runs` holds the run of the outcome.
+    kept: Vec<u32>,
 }
 
 impl<S: Size> OutcomeCache<S> {
@@ -461,7 +466,28 @@ impl<S: Size> OutcomeCache<S> {
             outs: vec![Outcome::empty(); cand_count::<S>()],
             stamp: vec![0; cand_count::<S>()],
             generation: 0,
+            runs: vec![KeptRun::default(); cand_count::<S>()],
+            kept: vec![0; cand_count::<S>()],
         }
+    }
+
+    /// Keeps the nodes and contradiction of `run`, the run of candidate `i`.
+    fn keep_run(&mut self, i: usize, run: &Run<S>) {
+        self.runs[i].keep(run);
+        self.kept[i] = self.generation;
+    }
+
+    /// Keeps the run of candidate `i` that `other` keeps, if it does.
+    fn keep_from(&mut self, i: usize, other: &OutcomeCache<S>) {
+        if other.kept[i] == other.generation {
+            self.runs[i].keep_kept(&other.runs[i]);
+            self.kept[i] = self.generation;
+        }
+    }
+
+    /// The run of candidate `i`, if kept.
+    fn kept_run(&self, i: usize) -> Option<&KeptRun> {
+        (self.kept[i] == self.generation).then(|| &self.runs[i])
     }
 
     /// Takes in every outcome `other` holds.
@@ -479,6 +505,7 @@ impl<S: Size> OutcomeCache<S> {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.kept.iter_mut().for_each(|s| *s = 0);
             self.generation = 1;
         }
     }
@@ -626,12 +653,27 @@ impl<'a, 'n, S: Size> Ctx<'a, 'n, S> {
     }
 
     /// Makes `buf` hold the full run of `cand` assumed on (`held` tracks what `buf`
-    /// holds). False when the budget ran out.
-    fn exact(&mut self, cand: u16, buf: &mut Run<S>, held: &mut u16) -> bool {
+    /// holds), from `cache` if it keeps it. False when the budget ran out.
+    fn exact(
+        &mut self,
+        cand: u16,
+        buf: &mut Run<S>,
+        held: &mut u16,
+        cache: &OutcomeCache<S>,
+    ) -> bool {
         if *held == cand {
             return true;
         }
         *held = u16::MAX;
+        if let Some(kept) = cache.kept_run(usize::from(cand)) {
+            buf.restore(kept);
+            // The same charge as making it.
+            if !self.budget.charge(kept.len() as u64 / 2 + 2) {
+                return false;
+            }
+            *held = cand;
+            return true;
+        }
         if !chain(
             self.g,
             buf,
@@ -667,7 +709,12 @@ impl<'a, 'n, S: Size> Ctx<'a, 'n, S> {
         if cache.stamp[i] == cache.generation {
             return Some(cache.outs[i]);
         }
-        let o = if let Some(o) = self.earlier.and_then(|e| e.outcome(cand)) {
+        let o = if let Some(e) = self.earlier
+            && let Some(o) = e.outcome(cand)
+        {
+            if self.keeps_runs() {
+                cache.keep_from(i, e.cache);
+            }
             Some(o)
         } else if self.mode.dynamic || self.mode.level > 0 {
             None
@@ -691,8 +738,11 @@ impl<'a, 'n, S: Size> Ctx<'a, 'n, S> {
             Some(o) => o,
             None => {
                 // A contradiction stops a run where SE's order meets it: run it.
-                if !self.exact(cand, buf, held) {
+                if !self.exact(cand, buf, held, cache) {
                     return None;
+                }
+                if self.keeps_runs() {
+                    cache.keep_run(i, buf);
                 }
                 Outcome::of(buf)
             }
@@ -700,6 +750,12 @@ impl<'a, 'n, S: Size> Ctx<'a, 'n, S> {
         cache.outs[i] = o;
         cache.stamp[i] = cache.generation;
         Some(o)
+    }
+
+    /// True when the runs are kept with their outcomes (dynamic runs without nesting: the
+    /// hints they give need them again, and making one costs much more than copying it).
+    fn keeps_runs(&self) -> bool {
+        self.mode.dynamic && self.mode.level == 0
     }
 
     /// The nested hints table of the current search, and their chains when traced.
@@ -887,7 +943,7 @@ pub(crate) fn search<S: Size>(
             if spec.dynamic {
                 // Contradictions (SE sort key 7).
                 if o_on.contradiction {
-                    if !cx.exact(start, &mut value_runs[vi], &mut held_values[vi]) {
+                    if !cx.exact(start, &mut value_runs[vi], &mut held_values[vi], cache) {
                         return false;
                     }
                     let on_run = &value_runs[vi];
@@ -932,7 +988,7 @@ pub(crate) fn search<S: Size>(
                 && (meets(&o_on.on, &off_run.on_planes) || meets(&o_on.off, &off_run.off_planes))
             {
                 // Double forcing chains (sort key 1).
-                if !cx.exact(start, &mut value_runs[vi], &mut held_values[vi]) {
+                if !cx.exact(start, &mut value_runs[vi], &mut held_values[vi], cache) {
                     return false;
                 }
                 let on_run = &value_runs[vi];
@@ -1010,7 +1066,7 @@ pub(crate) fn search<S: Size>(
             }
             for (vi, v) in cs.iter().enumerate() {
                 let start = cand_of(c, v.index());
-                if !cx.exact(start, &mut value_runs[vi], &mut held_values[vi]) {
+                if !cx.exact(start, &mut value_runs[vi], &mut held_values[vi], cache) {
                     return false;
                 }
             }
@@ -1159,7 +1215,12 @@ fn regions<S: Size>(
             continue;
         }
         // A hint: the full runs are needed.
-        if !cx.exact(cand_of(c, d), &mut value_runs[vi], &mut held_values[vi]) {
+        if !cx.exact(
+            cand_of(c, d),
+            &mut value_runs[vi],
+            &mut held_values[vi],
+            cache,
+        ) {
             return false;
         }
         let mut j = 0;
@@ -1171,6 +1232,7 @@ fn regions<S: Size>(
                 cand_of(x.index(), d),
                 &mut region_runs[j],
                 &mut held_regions[j],
+                cache,
             ) {
                 return false;
             }

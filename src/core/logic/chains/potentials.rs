@@ -264,6 +264,34 @@ impl<S: Size> Run<S> {
 
     /// Clears the run and adds the assumption.
     pub(crate) fn reset(&mut self, start: u16, on: bool) {
+        self.clear();
+        let i = self.nodes.len() as u32;
+        self.nodes.push(Node {
+            cand: start,
+            on,
+            cause: Cause::ASSUMPTION,
+            hidden: 0,
+            lb: 1,
+            parent: NONE,
+            extra: NONE,
+        });
+        self.index(i);
+    }
+
+    /// Makes this the run `kept` holds: its nodes are indexed in the order they were made,
+    /// all but a contradiction's endpoint (the last node).
+    pub(crate) fn restore(&mut self, kept: &KeptRun) {
+        self.clear();
+        self.nodes.extend_from_slice(&kept.nodes);
+        let indexed = kept.nodes.len() - usize::from(kept.contradiction.is_some());
+        for i in 0..indexed as u32 {
+            self.index(i);
+        }
+        self.contradiction = kept.contradiction;
+    }
+
+    /// Empties the run.
+    fn clear(&mut self) {
         for &n in self.ons.iter().chain(self.offs.iter()) {
             let c = self.nodes[n as usize].cand;
             self.on_idx[c as usize] = NONE;
@@ -279,17 +307,6 @@ impl<S: Size> Run<S> {
         self.on_planes = [S::Set::EMPTY; 9];
         self.off_planes = [S::Set::EMPTY; 9];
         self.contradiction = None;
-        let i = self.nodes.len() as u32;
-        self.nodes.push(Node {
-            cand: start,
-            on,
-            cause: Cause::ASSUMPTION,
-            hidden: 0,
-            lb: 1,
-            parent: NONE,
-            extra: NONE,
-        });
-        self.index(i);
     }
 
     /// Indexes node `i` as the on or off node of its candidate.
@@ -455,6 +472,36 @@ impl<S: Size> Run<S> {
                 }
             }
         }
+    }
+}
+
+/// A run without advanced nodes (no nesting), kept as its nodes and contradiction: all
+/// [`Run::restore`] needs to make it again, for much less than making it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct KeptRun {
+    nodes: Vec<Node>,
+    contradiction: Option<(u32, u32)>,
+}
+
+impl KeptRun {
+    /// Keeps `run` (which has no advanced nodes).
+    pub(crate) fn keep<S: Size>(&mut self, run: &Run<S>) {
+        debug_assert!(run.adv.is_empty());
+        self.nodes.clear();
+        self.nodes.extend_from_slice(&run.nodes);
+        self.contradiction = run.contradiction;
+    }
+
+    /// Keeps what `other` keeps (reusing this one's room).
+    pub(crate) fn keep_kept(&mut self, other: &KeptRun) {
+        self.nodes.clear();
+        self.nodes.extend_from_slice(&other.nodes);
+        self.contradiction = other.contradiction;
+    }
+
+    /// Number of nodes.
+    pub(crate) fn len(&self) -> usize {
+        self.nodes.len()
     }
 }
 
