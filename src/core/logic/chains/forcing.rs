@@ -1277,3 +1277,69 @@ fn regions<S: Size>(
     }
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::geometry::S81;
+    use crate::core::logic::testutil::{board_from_line, cg, thinned};
+    use rand::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    #[test]
+    fn a_kept_dynamic_run_restores_to_the_run() {
+        let g = cg();
+        let board = board_from_line(
+            "..3..6.8....1..2......7...4..9..8.6..3..4...1.7.2.....3....5.....5...6..98.....5.",
+        );
+        // Fewer candidates, so that many runs meet a contradiction.
+        let board = thinned(&board, 60, &mut Xoshiro256PlusPlus::seed_from_u64(3));
+        let src = Cands::from_board(g, &board);
+        let mode = Mode {
+            y: true,
+            dynamic: true,
+            level: 0,
+        };
+        let links = Links::new(cand_count::<S81>());
+        let (mut made, mut restored) = (Run::<S81>::new(), Run::<S81>::new());
+        let mut kept = KeptRun::default();
+        let mut contradictions = 0;
+        for start in src.list() {
+            for on in [true, false] {
+                let mut budget = Budget::UNLIMITED;
+                assert!(chain(
+                    g,
+                    &mut made,
+                    &src,
+                    mode,
+                    &links,
+                    start,
+                    on,
+                    None,
+                    &mut budget
+                ));
+                kept.keep(&made);
+                // Over whatever the buffer held before.
+                restored.restore(&kept);
+                assert_eq!(restored.nodes.len(), made.nodes.len());
+                for (a, b) in restored.nodes.iter().zip(&made.nodes) {
+                    assert_eq!(
+                        (a.cand, a.on, a.lb, a.parent),
+                        (b.cand, b.on, b.lb, b.parent)
+                    );
+                }
+                assert_eq!(restored.on_idx, made.on_idx);
+                assert_eq!(restored.off_idx, made.off_idx);
+                assert_eq!(restored.ons, made.ons);
+                assert_eq!(restored.offs, made.offs);
+                assert_eq!(restored.on_planes, made.on_planes);
+                assert_eq!(restored.off_planes, made.off_planes);
+                assert_eq!(restored.on_cells, made.on_cells);
+                assert_eq!(restored.off_cells, made.off_cells);
+                assert_eq!(restored.contradiction, made.contradiction);
+                contradictions += usize::from(made.contradiction.is_some());
+            }
+        }
+        assert!(contradictions > 20, "{contradictions}");
+    }
+}
