@@ -31,13 +31,14 @@
 //! A search first needs only each run's *outcome* (what it reaches, as sets); the full run,
 //! with its parents, is made when a hint is to be built. A static run's outcome is worked
 //! out as a set ([`closure`]), taking in whole the outcomes of the runs already known that
-//! it reaches; a dynamic run's takes the full run.
+//! it reaches; a dynamic run's takes the full run, and one without nesting is kept with its
+//! outcome ([`KeptRuns`]), so that a hint needs it made only once.
 
 use super::nested::Nest;
 use super::plane_memo::{PlaneMemo, multi_cells};
 use super::potentials::{
-    Cands, Cause, Counter, Implied, KeptRun, Links, MAX_IMPLIED, NONE, NestedInfo, Run, cand_count,
-    cand_of, cell_of, digit_of, off_to_on, on_to_off,
+    Cands, Cause, Counter, Implied, KeptRuns, Links, MAX_IMPLIED, NONE, NestedInfo, Run,
+    cand_count, cand_of, cell_of, digit_of, off_to_on, on_to_off,
 };
 use super::trace::{self, NestedChain};
 use super::{ChainLevel, Engine, Hint, Sink, rule_parents_of};
@@ -455,7 +456,7 @@ pub(crate) struct OutcomeCache<S: Size> {
     generation: u32,
     /// The runs themselves (nodes and contradiction), where kept: dynamic runs without
     /// nesting, whose hints need them again ([`Run::restore`]).
-    runs: Vec<KeptRun>,
+    runs: KeptRuns,
     /// `generation` where `runs` holds the run of the outcome.
     kept: Vec<u32>,
 }
@@ -466,28 +467,28 @@ impl<S: Size> OutcomeCache<S> {
             outs: vec![Outcome::empty(); cand_count::<S>()],
             stamp: vec![0; cand_count::<S>()],
             generation: 0,
-            runs: vec![KeptRun::default(); cand_count::<S>()],
+            runs: KeptRuns::new(cand_count::<S>()),
             kept: vec![0; cand_count::<S>()],
         }
     }
 
     /// Keeps the nodes and contradiction of `run`, the run of candidate `i`.
     fn keep_run(&mut self, i: usize, run: &Run<S>) {
-        self.runs[i].keep(run);
+        self.runs.keep(i, run);
         self.kept[i] = self.generation;
     }
 
     /// Keeps the run of candidate `i` that `other` keeps, if it does.
     fn keep_from(&mut self, i: usize, other: &OutcomeCache<S>) {
         if other.kept[i] == other.generation {
-            self.runs[i].keep_kept(&other.runs[i]);
+            self.runs.keep_from(i, &other.runs);
             self.kept[i] = self.generation;
         }
     }
 
-    /// The run of candidate `i`, if kept.
-    fn kept_run(&self, i: usize) -> Option<&KeptRun> {
-        (self.kept[i] == self.generation).then(|| &self.runs[i])
+    /// True when `runs` keeps the run of candidate `i`.
+    fn kept(&self, i: usize) -> bool {
+        self.kept[i] == self.generation
     }
 
     /// Takes in every outcome `other` holds.
@@ -502,6 +503,7 @@ impl<S: Size> OutcomeCache<S> {
 
     /// Forgets every outcome.
     pub(crate) fn clear(&mut self) {
+        self.runs.clear();
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.stamp.iter_mut().for_each(|s| *s = 0);
@@ -665,10 +667,11 @@ impl<'a, 'n, S: Size> Ctx<'a, 'n, S> {
             return true;
         }
         *held = u16::MAX;
-        if let Some(kept) = cache.kept_run(usize::from(cand)) {
-            buf.restore(kept);
+        let i = usize::from(cand);
+        if cache.kept(i) {
+            buf.restore(&cache.runs, i);
             // The same charge as making it.
-            if !self.budget.charge(kept.len() as u64 / 2 + 2) {
+            if !self.budget.charge(cache.runs.len(i) as u64 / 2 + 2) {
                 return false;
             }
             *held = cand;
@@ -1302,7 +1305,7 @@ mod tests {
         };
         let links = Links::new(cand_count::<S81>());
         let (mut made, mut restored) = (Run::<S81>::new(), Run::<S81>::new());
-        let mut kept = KeptRun::default();
+        let mut kept = KeptRuns::new(cand_count::<S81>());
         let mut contradictions = 0;
         for start in src.list() {
             for on in [true, false] {
@@ -1318,9 +1321,9 @@ mod tests {
                     None,
                     &mut budget
                 ));
-                kept.keep(&made);
+                kept.keep(usize::from(start), &made);
                 // Over whatever the buffer held before.
-                restored.restore(&kept);
+                restored.restore(&kept, usize::from(start));
                 assert_eq!(restored.nodes.len(), made.nodes.len());
                 for (a, b) in restored.nodes.iter().zip(&made.nodes) {
                     assert_eq!(

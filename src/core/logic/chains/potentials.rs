@@ -278,16 +278,18 @@ impl<S: Size> Run<S> {
         self.index(i);
     }
 
-    /// Makes this the run `kept` holds: its nodes are indexed in the order they were made,
-    /// all but a contradiction's endpoint (the last node).
-    pub(crate) fn restore(&mut self, kept: &KeptRun) {
+    /// Makes this the run of candidate `i` that `kept` holds: its nodes are indexed in the
+    /// order they were made, all but a contradiction's endpoint (the last node).
+    pub(crate) fn restore(&mut self, kept: &KeptRuns, i: usize) {
         self.clear();
-        self.nodes.extend_from_slice(&kept.nodes);
-        let indexed = kept.nodes.len() - usize::from(kept.contradiction.is_some());
-        for i in 0..indexed as u32 {
-            self.index(i);
+        let sp = kept.spans[i];
+        let nodes = &kept.nodes[sp.start as usize..(sp.start + sp.len) as usize];
+        self.nodes.extend_from_slice(nodes);
+        let indexed = nodes.len() - usize::from(sp.contradiction.is_some());
+        for n in 0..indexed as u32 {
+            self.index(n);
         }
-        self.contradiction = kept.contradiction;
+        self.contradiction = sp.contradiction;
     }
 
     /// Empties the run.
@@ -475,33 +477,68 @@ impl<S: Size> Run<S> {
     }
 }
 
-/// A run without advanced nodes (no nesting), kept as its nodes and contradiction: all
-/// [`Run::restore`] needs to make it again, for much less than making it.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct KeptRun {
-    nodes: Vec<Node>,
+/// Where a kept run's nodes are in [`KeptRuns::nodes`], and its contradiction.
+#[derive(Clone, Copy, Debug, Default)]
+struct Span {
+    start: u32,
+    len: u32,
     contradiction: Option<(u32, u32)>,
 }
 
-impl KeptRun {
-    /// Keeps `run` (which has no advanced nodes).
-    pub(crate) fn keep<S: Size>(&mut self, run: &Run<S>) {
+/// Runs without advanced nodes (no nesting), one per candidate, kept as their nodes and
+/// contradictions: all [`Run::restore`] needs to make one again, for much less than making
+/// it. The nodes of all of them are in one buffer, emptied with [`KeptRuns::clear`], so
+/// that keeping runs allocates nothing once the buffer has grown to what a search needs.
+#[derive(Clone, Debug)]
+pub(crate) struct KeptRuns {
+    nodes: Vec<Node>,
+    spans: Vec<Span>,
+}
+
+impl KeptRuns {
+    /// Room for the runs of `cands` candidates (the buffer grows on first use).
+    pub(crate) fn new(cands: usize) -> KeptRuns {
+        KeptRuns {
+            nodes: Vec::new(),
+            spans: vec![Span::default(); cands],
+        }
+    }
+
+    /// Forgets every run (which run is kept is the caller's to track).
+    pub(crate) fn clear(&mut self) {
+        self.nodes.clear();
+    }
+
+    /// Keeps `run` (which has no advanced nodes) as the run of candidate `i`.
+    pub(crate) fn keep<S: Size>(&mut self, i: usize, run: &Run<S>) {
         debug_assert!(run.adv.is_empty());
-        self.nodes.clear();
-        self.nodes.extend_from_slice(&run.nodes);
-        self.contradiction = run.contradiction;
+        self.push(i, &run.nodes, run.contradiction);
     }
 
-    /// Keeps what `other` keeps (reusing this one's room).
-    pub(crate) fn keep_kept(&mut self, other: &KeptRun) {
-        self.nodes.clear();
-        self.nodes.extend_from_slice(&other.nodes);
-        self.contradiction = other.contradiction;
+    /// Keeps the run of candidate `i` that `other` keeps.
+    pub(crate) fn keep_from(&mut self, i: usize, other: &KeptRuns) {
+        let sp = other.spans[i];
+        let (a, b) = (sp.start as usize, (sp.start + sp.len) as usize);
+        self.push(i, &other.nodes[a..b], sp.contradiction);
     }
 
-    /// Number of nodes.
-    pub(crate) fn len(&self) -> usize {
-        self.nodes.len()
+    fn push(&mut self, i: usize, nodes: &[Node], contradiction: Option<(u32, u32)>) {
+        if self.nodes.capacity() == 0 {
+            // About what the dynamic search of a hard puzzle keeps.
+            self.nodes.reserve(32 * self.spans.len());
+        }
+        let start = self.nodes.len() as u32;
+        self.nodes.extend_from_slice(nodes);
+        self.spans[i] = Span {
+            start,
+            len: nodes.len() as u32,
+            contradiction,
+        };
+    }
+
+    /// Number of nodes of the run of candidate `i`.
+    pub(crate) fn len(&self, i: usize) -> usize {
+        self.spans[i].len as usize
     }
 }
 
