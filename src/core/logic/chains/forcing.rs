@@ -462,26 +462,38 @@ pub(crate) struct OutcomeCache<S: Size> {
 }
 
 impl<S: Size> OutcomeCache<S> {
+    /// A cache with room for the runs of a search ([`KeptRuns`]): 48 nodes a candidate,
+    /// about what the dynamic search of a hard puzzle keeps (the runs that meet a
+    /// contradiction have about 150).
     pub(crate) fn new() -> OutcomeCache<S> {
+        OutcomeCache::with_room(48 * cand_count::<S>())
+    }
+
+    /// A cache that keeps outcomes only (no runs).
+    pub(crate) fn outcomes_only() -> OutcomeCache<S> {
+        OutcomeCache::with_room(0)
+    }
+
+    fn with_room(room: usize) -> OutcomeCache<S> {
         OutcomeCache {
             outs: vec![Outcome::empty(); cand_count::<S>()],
             stamp: vec![0; cand_count::<S>()],
             generation: 0,
-            runs: KeptRuns::new(cand_count::<S>()),
+            runs: KeptRuns::new(cand_count::<S>(), room),
             kept: vec![0; cand_count::<S>()],
         }
     }
 
     /// Keeps the nodes and contradiction of `run`, the run of candidate `i`.
     fn keep_run(&mut self, i: usize, run: &Run<S>) {
-        self.runs.keep(i, run);
-        self.kept[i] = self.generation;
+        if self.runs.keep(i, run) {
+            self.kept[i] = self.generation;
+        }
     }
 
     /// Keeps the run of candidate `i` that `other` keeps, if it does.
     fn keep_from(&mut self, i: usize, other: &OutcomeCache<S>) {
-        if other.kept[i] == other.generation {
-            self.runs.keep_from(i, &other.runs);
+        if other.kept[i] == other.generation && self.runs.keep_from(i, &other.runs) {
             self.kept[i] = self.generation;
         }
     }
@@ -1305,7 +1317,7 @@ mod tests {
         };
         let links = Links::new(cand_count::<S81>());
         let (mut made, mut restored) = (Run::<S81>::new(), Run::<S81>::new());
-        let mut kept = KeptRuns::new(cand_count::<S81>());
+        let mut kept = KeptRuns::new(cand_count::<S81>(), 4 * cand_count::<S81>());
         let mut contradictions = 0;
         for start in src.list() {
             for on in [true, false] {
@@ -1321,7 +1333,8 @@ mod tests {
                     None,
                     &mut budget
                 ));
-                kept.keep(usize::from(start), &made);
+                kept.clear();
+                assert!(kept.keep(usize::from(start), &made));
                 // Over whatever the buffer held before.
                 restored.restore(&kept, usize::from(start));
                 assert_eq!(restored.nodes.len(), made.nodes.len());

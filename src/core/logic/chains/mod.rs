@@ -498,7 +498,7 @@ impl<S: Size> ChainScratch<S> {
             nest: nested::Nest::new(),
             sink: Sink::new(),
             parts: Vec::new(),
-            shared: forcing::OutcomeCache::new(),
+            shared: forcing::OutcomeCache::outcomes_only(),
             x_memo: plane_memo::PlaneMemo::default(),
             nishio_memo: plane_memo::PlaneMemo::default(),
             reach: board_reach::BoardReach::new(false),

@@ -487,8 +487,9 @@ struct Span {
 
 /// Runs without advanced nodes (no nesting), one per candidate, kept as their nodes and
 /// contradictions: all [`Run::restore`] needs to make one again, for much less than making
-/// it. The nodes of all of them are in one buffer, emptied with [`KeptRuns::clear`], so
-/// that keeping runs allocates nothing once the buffer has grown to what a search needs.
+/// it. The nodes of all of them are in one buffer of fixed room, emptied with
+/// [`KeptRuns::clear`]; a run that does not fit is not kept (it is made again when
+/// needed), so keeping runs never allocates.
 #[derive(Clone, Debug)]
 pub(crate) struct KeptRuns {
     nodes: Vec<Node>,
@@ -496,11 +497,11 @@ pub(crate) struct KeptRuns {
 }
 
 impl KeptRuns {
-    /// Room for the runs of `cands` candidates (the buffer grows on first use).
-    pub(crate) fn new(cands: usize) -> KeptRuns {
+    /// Room for the runs of `cands` candidates, `room` nodes in all.
+    pub(crate) fn new(cands: usize, room: usize) -> KeptRuns {
         KeptRuns {
-            nodes: Vec::new(),
-            spans: vec![Span::default(); cands],
+            nodes: Vec::with_capacity(room),
+            spans: vec![Span::default(); if room > 0 { cands } else { 0 }],
         }
     }
 
@@ -509,23 +510,24 @@ impl KeptRuns {
         self.nodes.clear();
     }
 
-    /// Keeps `run` (which has no advanced nodes) as the run of candidate `i`.
-    pub(crate) fn keep<S: Size>(&mut self, i: usize, run: &Run<S>) {
+    /// Keeps `run` (which has no advanced nodes) as the run of candidate `i`; false when
+    /// there is no room left for it.
+    pub(crate) fn keep<S: Size>(&mut self, i: usize, run: &Run<S>) -> bool {
         debug_assert!(run.adv.is_empty());
-        self.push(i, &run.nodes, run.contradiction);
+        self.push(i, &run.nodes, run.contradiction)
     }
 
-    /// Keeps the run of candidate `i` that `other` keeps.
-    pub(crate) fn keep_from(&mut self, i: usize, other: &KeptRuns) {
+    /// Keeps the run of candidate `i` that `other` keeps; false when there is no room left
+    /// for it.
+    pub(crate) fn keep_from(&mut self, i: usize, other: &KeptRuns) -> bool {
         let sp = other.spans[i];
         let (a, b) = (sp.start as usize, (sp.start + sp.len) as usize);
-        self.push(i, &other.nodes[a..b], sp.contradiction);
+        self.push(i, &other.nodes[a..b], sp.contradiction)
     }
 
-    fn push(&mut self, i: usize, nodes: &[Node], contradiction: Option<(u32, u32)>) {
-        if self.nodes.capacity() == 0 {
-            // About what the dynamic search of a hard puzzle keeps.
-            self.nodes.reserve(32 * self.spans.len());
+    fn push(&mut self, i: usize, nodes: &[Node], contradiction: Option<(u32, u32)>) -> bool {
+        if self.nodes.len() + nodes.len() > self.nodes.capacity() || i >= self.spans.len() {
+            return false;
         }
         let start = self.nodes.len() as u32;
         self.nodes.extend_from_slice(nodes);
@@ -534,6 +536,7 @@ impl KeptRuns {
             len: nodes.len() as u32,
             contradiction,
         };
+        true
     }
 
     /// Number of nodes of the run of candidate `i`.
