@@ -282,14 +282,13 @@ impl<S: Size> Run<S> {
     /// order they were made, all but a contradiction's endpoint (the last node).
     pub(crate) fn restore(&mut self, kept: &KeptRuns, i: usize) {
         self.clear();
-        let sp = kept.spans[i];
-        let nodes = &kept.nodes[sp.start as usize..(sp.start + sp.len) as usize];
+        let (nodes, contradiction) = kept.get(i);
         self.nodes.extend_from_slice(nodes);
-        let indexed = nodes.len() - usize::from(sp.contradiction.is_some());
+        let indexed = nodes.len() - usize::from(contradiction.is_some());
         for n in 0..indexed as u32 {
             self.index(n);
         }
-        self.contradiction = sp.contradiction;
+        self.contradiction = contradiction;
     }
 
     /// Empties the run.
@@ -501,7 +500,7 @@ impl KeptRuns {
     pub(crate) fn new(cands: usize, room: usize) -> KeptRuns {
         KeptRuns {
             nodes: Vec::with_capacity(room),
-            spans: vec![Span::default(); if room > 0 { cands } else { 0 }],
+            spans: vec![Span::default(); cands],
         }
     }
 
@@ -520,13 +519,22 @@ impl KeptRuns {
     /// Keeps the run of candidate `i` that `other` keeps; false when there is no room left
     /// for it.
     pub(crate) fn keep_from(&mut self, i: usize, other: &KeptRuns) -> bool {
-        let sp = other.spans[i];
-        let (a, b) = (sp.start as usize, (sp.start + sp.len) as usize);
-        self.push(i, &other.nodes[a..b], sp.contradiction)
+        let (nodes, contradiction) = other.get(i);
+        self.push(i, nodes, contradiction)
+    }
+
+    /// The nodes and contradiction kept for candidate `i` (the caller knows it is kept).
+    fn get(&self, i: usize) -> (&[Node], Option<(u32, u32)>) {
+        let sp = self.spans[i];
+        let start = sp.start as usize;
+        (
+            &self.nodes[start..start + sp.len as usize],
+            sp.contradiction,
+        )
     }
 
     fn push(&mut self, i: usize, nodes: &[Node], contradiction: Option<(u32, u32)>) -> bool {
-        if self.nodes.len() + nodes.len() > self.nodes.capacity() || i >= self.spans.len() {
+        if self.nodes.len() + nodes.len() > self.nodes.capacity() {
             return false;
         }
         let start = self.nodes.len() as u32;
