@@ -630,6 +630,8 @@ struct Ctx<'a, 'n, S: Size> {
     earlier: Option<&'a Earlier<'a, S>>,
     /// The potentials still to take in turn, for [`closure`].
     stack: &'a mut Vec<u16>,
+    /// False where no hint is made from this cache's runs ([`outcomes`]).
+    keep_runs: bool,
 }
 
 impl<'a, 'n, S: Size> Ctx<'a, 'n, S> {
@@ -663,6 +665,7 @@ impl<'a, 'n, S: Size> Ctx<'a, 'n, S> {
             shared,
             earlier,
             stack,
+            keep_runs: true,
         }
     }
 
@@ -770,7 +773,7 @@ impl<'a, 'n, S: Size> Ctx<'a, 'n, S> {
     /// True when the runs are kept with their outcomes (dynamic runs without nesting: the
     /// hints they give need them again, and making one costs much more than copying it).
     fn keeps_runs(&self) -> bool {
-        self.mode.dynamic && self.mode.level == 0
+        self.keep_runs && self.mode.dynamic && self.mode.level == 0
     }
 
     /// The nested hints table of the current search, and their chains when traced.
@@ -1156,6 +1159,9 @@ pub(crate) fn outcomes<S: Size>(
         ..
     } = eng;
     let mut cx = Ctx::prepare(g, src, spec, links, cache, stack, nest, budget, None, None);
+    // The parts' searches take these outcomes from the shared cache and empty their own:
+    // a run kept here would never be restored.
+    cx.keep_runs = false;
     let mut held = u16::MAX;
     for c in cells {
         let cs = src.cells[c];
