@@ -79,11 +79,21 @@ fn allowed<S: Size>(
     cells: &[Cell],
     excluders: S::Set,
 ) -> [DigitSet; 3] {
+    // An excluder with a digit outside the base cells' candidates never blocks a
+    // combination (for triples: what the first two cells' digits leave of it keeps that
+    // digit, which no third digit can be), so only the others are tested.
+    let mut all = 0u16;
+    for &c in cells {
+        all |= board.candidates(c).bits();
+    }
     let mut masks = S::Cells::splat(0u16);
     let mut n_ex = 0;
     for e in excluders {
-        masks[n_ex] = board.candidates(e).bits();
-        n_ex += 1;
+        let m = board.candidates(e).bits();
+        if m & !all == 0 {
+            masks[n_ex] = m;
+            n_ex += 1;
+        }
     }
     let masks = &masks.as_ref()[..n_ex];
     let locked = |m: u16| masks.iter().any(|&e| e & !m == 0);
