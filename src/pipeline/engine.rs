@@ -8,15 +8,20 @@
 //!  writer:                                          write blocks k in order, return buffers
 //! ```
 //!
+//! Runs whose items may take seconds each (generation) stream instead ([`Engine::stream`]):
+//! workers take small blocks one after another with no window to wait for, and the calling
+//! thread hands finished blocks on in input order, as soon as those before them are done.
+//!
 //! An interrupt (Ctrl-C) makes workers skip the blocks they have not started; the writer
 //! writes only the blocks before the first skipped one, so the output holds complete rows
 //! of a prefix of the input.
 
+use std::collections::BTreeMap;
 use std::io;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, channel, sync_channel};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 
 use rayon::prelude::*;
@@ -168,33 +173,168 @@ impl<W: Send> Engine<W> {
         let interrupt = &self.interrupt;
         self.pool.install(|| {
             blocks.par_iter_mut().enumerate().for_each(|(b, block)| {
-                block.out.clear();
-                block.diags.clear();
-                block.stats = S::default();
-                block.done = false;
-                if interrupt.load(Ordering::Relaxed) {
-                    return;
-                }
                 let idx = rayon::current_thread_index().unwrap_or(0) % workers.len();
                 let mut w = workers[idx].lock().unwrap_or_else(|e| e.into_inner());
-                for i in b * size..((b + 1) * size).min(n) {
-                    let mark = block.out.len();
-                    let r = catch_unwind(AssertUnwindSafe(|| f(&mut w, i, block)));
-                    if r.is_err() {
-                        block.out.truncate(mark);
-                        on_panic(i, block);
-                    }
-                    // An item may have stopped half way for the interrupt (its row is then
-                    // not to be trusted): the block is left undone and nothing of it is
-                    // written.
-                    if interrupt.load(Ordering::Relaxed) {
-                        return;
-                    }
-                }
-                block.done = true;
+                let items = b * size..((b + 1) * size).min(n);
+                fill_block(&mut *w, items, block, &f, &on_panic, interrupt);
             });
         });
     }
+}
+
+impl<W: Send> Engine<W> {
+    /// Processes items `0..n` as a stream of blocks of `size` items: each worker takes the
+    /// next block as soon as it is free, whatever the others are doing, and the calling
+    /// thread hands the finished blocks to `done(first_item, block)` in input order, each
+    /// as soon as every block before it is finished. So no worker waits at a window's end
+    /// for another's slow item (a long search, an `extreme` puzzle): only the rows wait,
+    /// and workers stay at most [`AHEAD`] blocks per worker ahead of the first unfinished
+    /// block. `done` returns false to stop: no block after that one is handed on, and the
+    /// workers take no new block. A block left undone by an interrupt stops the stream too
+    /// (it is not handed on). `done` may put spare blocks (buffers to reuse) in the vector
+    /// it gets: the workers take their blocks from those, or make new ones.
+    ///
+    /// `f` and `on_panic` are as for [`Engine::run`]. Returns true when every block was
+    /// handed on.
+    pub fn stream<S, F, P, D>(&self, n: usize, size: usize, f: F, on_panic: P, mut done: D) -> bool
+    where
+        S: Default + Send,
+        F: Fn(&mut W, usize, &mut Block<S>) + Sync,
+        P: Fn(usize, &mut Block<S>) + Sync,
+        D: FnMut(usize, Block<S>, &mut Vec<Block<S>>) -> bool,
+    {
+        let size = size.max(1);
+        let nblocks = n.div_ceil(size);
+        let ahead = AHEAD * self.workers.len();
+        let next = AtomicUsize::new(0);
+        let stop = AtomicBool::new(false);
+        // The first block not yet handed on, for the workers that ran ahead.
+        let first = Mutex::new(0usize);
+        let moved = Condvar::new();
+        let free: Mutex<Vec<Block<S>>> = Mutex::new(Vec::new());
+        let (tx, rx) = channel::<(usize, Block<S>)>();
+        let (workers, interrupt) = (&self.workers, &self.interrupt);
+        let (f, on_panic) = (&f, &on_panic);
+        let (next, stop, first_ref, moved_ref, free_ref) = (&next, &stop, &first, &moved, &free);
+        let mut handed = 0usize;
+        self.pool.in_place_scope(|s| {
+            for _ in 0..workers.len() {
+                let tx = tx.clone();
+                s.spawn(move |_| {
+                    let idx = rayon::current_thread_index().unwrap_or(0) % workers.len();
+                    let mut w = workers[idx].lock().unwrap_or_else(|e| e.into_inner());
+                    loop {
+                        if stop.load(Ordering::Relaxed) || interrupt.load(Ordering::Relaxed) {
+                            return;
+                        }
+                        let b = next.fetch_add(1, Ordering::Relaxed);
+                        if b >= nblocks {
+                            return;
+                        }
+                        {
+                            let mut at = first_ref.lock().unwrap_or_else(|e| e.into_inner());
+                            while b >= *at + ahead && !stop.load(Ordering::Relaxed) {
+                                at = moved_ref.wait(at).unwrap_or_else(|e| e.into_inner());
+                            }
+                        }
+                        if stop.load(Ordering::Relaxed) {
+                            return;
+                        }
+                        let mut block = free_ref
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .pop()
+                            .unwrap_or_default();
+                        fill_block(
+                            &mut *w,
+                            b * size..((b + 1) * size).min(n),
+                            &mut block,
+                            f,
+                            on_panic,
+                            interrupt,
+                        );
+                        if tx.send((b, block)).is_err() {
+                            return;
+                        }
+                    }
+                });
+            }
+            drop(tx);
+            // Finished blocks waiting for those before them.
+            let mut waiting: BTreeMap<usize, Block<S>> = BTreeMap::new();
+            let mut open = true;
+            let mut give = Vec::new();
+            for (b, block) in rx.iter() {
+                if !open {
+                    continue;
+                }
+                waiting.insert(b, block);
+                let before = handed;
+                while let Some(block) = waiting.remove(&handed) {
+                    if !block.done || !done(handed * size, block, &mut give) {
+                        open = false;
+                        break;
+                    }
+                    handed += 1;
+                }
+                if !give.is_empty() {
+                    free_ref
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .append(&mut give);
+                }
+                if !open {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                if handed != before || !open {
+                    *first_ref.lock().unwrap_or_else(|e| e.into_inner()) = handed;
+                    moved_ref.notify_all();
+                }
+            }
+        });
+        handed == nblocks
+    }
+}
+
+/// Blocks a worker may run ahead of the first unfinished one, per worker, in
+/// [`Engine::stream`]: enough to keep every worker busy behind a slow item for a long
+/// while, few enough that the rows waiting for it stay small.
+pub const AHEAD: usize = 256;
+
+/// Makes the rows of `items` into `block` (emptied first), as [`Engine::run`] does for one
+/// of its blocks.
+fn fill_block<W, S: Default, F, P>(
+    w: &mut W,
+    items: std::ops::Range<usize>,
+    block: &mut Block<S>,
+    f: &F,
+    on_panic: &P,
+    interrupt: &AtomicBool,
+) where
+    F: Fn(&mut W, usize, &mut Block<S>),
+    P: Fn(usize, &mut Block<S>),
+{
+    block.out.clear();
+    block.diags.clear();
+    block.stats = S::default();
+    block.done = false;
+    if interrupt.load(Ordering::Relaxed) {
+        return;
+    }
+    for i in items {
+        let mark = block.out.len();
+        let r = catch_unwind(AssertUnwindSafe(|| f(w, i, block)));
+        if r.is_err() {
+            block.out.truncate(mark);
+            on_panic(i, block);
+        }
+        // An item may have stopped half way for the interrupt (its row is then not to be
+        // trusted): the block is left undone and nothing of it is written.
+        if interrupt.load(Ordering::Relaxed) {
+            return;
+        }
+    }
+    block.done = true;
 }
 
 /// The writer thread: receives windows of blocks, writes the done ones in order, and sends
@@ -268,6 +408,11 @@ impl<S: Send + 'static> Writer<S> {
         self.back.recv().unwrap_or_default()
     }
 
+    /// A block vector the writer is done with, if one is back (never waits).
+    pub fn try_take_blocks(&mut self) -> Option<Vec<Block<S>>> {
+        self.spare.pop().or_else(|| self.back.try_recv().ok())
+    }
+
     /// Hands a filled window to the writer.
     pub fn send(&mut self, blocks: Vec<Block<S>>) {
         if let Some(tx) = &self.tx
@@ -324,6 +469,47 @@ mod tests {
         p.record(2, 0.5);
         assert_eq!(p.size(), 2);
         assert_eq!(Pacer::new(4, 3).size(), 3);
+    }
+
+    #[test]
+    fn a_stream_hands_blocks_on_in_order_and_stops_when_told() {
+        let engine = Engine::new(2, Arc::new(AtomicBool::new(false)), |_| ()).unwrap();
+        let item = |_: &mut (), i: usize, b: &mut Block<u32>| {
+            if i % 37 == 5 {
+                // A slow item: the other worker runs ahead meanwhile.
+                std::thread::sleep(std::time::Duration::from_millis(3));
+            }
+            assert!(i != 1234, "a panicking item");
+            b.out.extend_from_slice(&(i as u32).to_le_bytes());
+            b.stats += 1;
+        };
+        let on_panic = |_: usize, b: &mut Block<u32>| b.out.extend_from_slice(b"oops");
+        for (n, size) in [(0, 1), (1, 1), (7, 3), (200, 4), (2000, 16)] {
+            let (mut got, mut firsts, mut items) = (Vec::new(), Vec::new(), 0);
+            let all = engine.stream(n, size, item, on_panic, |first, b, spare| {
+                firsts.push(first);
+                got.extend_from_slice(&b.out);
+                items += b.stats;
+                spare.push(b);
+                true
+            });
+            assert!(all, "n {n}");
+            let want: Vec<u8> = (0..n as u32)
+                .flat_map(|i| if i == 1234 { *b"oops" } else { i.to_le_bytes() })
+                .collect();
+            assert_eq!(got, want, "n {n}");
+            assert_eq!(items as usize, n - usize::from(n > 1234));
+            let blocks: Vec<usize> = (0..n.div_ceil(size)).map(|b| b * size).collect();
+            assert_eq!(firsts, blocks, "n {n}");
+        }
+        // Told to stop after the third block: nothing after it is handed on.
+        let mut handed = 0;
+        let all = engine.stream(1000, 5, item, on_panic, |_, _, _| {
+            handed += 1;
+            handed < 3
+        });
+        assert!(!all);
+        assert_eq!(handed, 3);
     }
 
     #[test]

@@ -28,7 +28,7 @@ use crate::io::{Field, RowEncoder};
 pub mod variant;
 
 use super::RunEnd;
-use super::engine::{Block, Engine, Pacer, Writer};
+use super::engine::{Block, Engine, Writer};
 use super::progress::Progress;
 use super::records_run::{
     check_written, complete_output, open_output, output_name, write_error_path,
@@ -491,52 +491,64 @@ pub fn run<W: PuzzleWorker>(
         .map_err(|e| Error::Usage(format!("cannot start worker threads: {e}")))?;
     let mut writer: Writer<GenerateStats> = Writer::spawn(sink, header);
     let progress = Progress::new(!cfg.quiet, Some(hi - lo), "puzzles");
-    // Windows of about one to three seconds: a generated puzzle takes up to tens of
-    // milliseconds, and a short window would leave a worker idle at its end.
-    let mut pacer = Pacer::new(engine.threads(), WINDOW).seconds(1.0, 3.0);
     let mut stats = GenerateStats::default();
-    let mut end = RunEnd::Completed;
-    let mut next = lo;
-    while next < hi {
-        if engine.interrupted() {
-            end = RunEnd::Interrupted;
-            break;
-        }
-        if writer.failed() {
-            break;
-        }
-        let n = (hi - next).min(pacer.size() as u64) as usize;
-        let base = next;
-        let mut blocks = writer.take_blocks();
-        let started = Instant::now();
-        make_window(&engine, cfg, &enc, base, n, &mut blocks);
-        pacer.record(n, started.elapsed().as_secs_f64());
-        // After a failure, the blocks behind the failing one are dropped.
-        if let Some(k) = blocks.iter().position(|b| b.stats.failure.is_some()) {
-            for b in &mut blocks[k + 1..] {
-                b.done = false;
+    // A stream of small blocks (see `Engine::stream`): an `extreme` puzzle or a steered
+    // target that takes seconds holds back only the rows behind it, not the other workers.
+    let n = (hi - lo) as usize;
+    let size = n.div_ceil(engine.threads() * 64).clamp(1, 16);
+    let failed_at = AtomicU64::new(u64::MAX);
+    // Rows go to the writer in batches, at least every quarter second; the vectors (and
+    // the blocks in them) come back for reuse.
+    let mut batch = Vec::new();
+    let mut vecs: Vec<Vec<Block<GenerateStats>>> = Vec::new();
+    let mut sent = Instant::now();
+    let mut made = 0u64;
+    let complete = engine.stream(
+        n,
+        size,
+        |w: &mut W, i, block| {
+            w.process(lo + i as u64, cfg, &enc, block, &failed_at);
+            if let Some(f) = &block.stats.failure {
+                failed_at.fetch_min(f.index, Ordering::Relaxed);
             }
-        }
-        let mut complete = true;
-        for b in &blocks {
-            if !b.done {
-                complete = false;
-                break;
+        },
+        |i, block| {
+            let index = lo + i as u64;
+            block.stats.failure = Some(Failure {
+                index,
+                attempts: 0,
+                message: format!("puzzle {index}: internal error while generating it"),
+            });
+        },
+        |first, block, give| {
+            while let Some(mut v) = writer.try_take_blocks() {
+                give.append(&mut v);
+                vecs.push(v);
             }
-            stats.merge(&b.stats);
-        }
-        writer.send(blocks);
-        if stats.failure.is_some() {
-            break;
-        }
-        if !complete {
-            end = RunEnd::Interrupted;
-            break;
-        }
-        next += n as u64;
-        let tried = format!("puzzles ({} tried)", stats.tried);
-        progress.update(next - lo, stats.generated, &tried);
+            stats.merge(&block.stats);
+            made = (first + size).min(n) as u64;
+            let failed = block.stats.failure.is_some();
+            batch.push(block);
+            if failed || batch.len() >= 64 || sent.elapsed() >= Duration::from_millis(250) {
+                let full = std::mem::replace(&mut batch, vecs.pop().unwrap_or_default());
+                writer.send(full);
+                sent = Instant::now();
+                let tried = format!("puzzles ({} tried)", stats.tried);
+                progress.update(made, stats.generated, &tried);
+            }
+            !failed && !writer.failed()
+        },
+    );
+    if !batch.is_empty() {
+        writer.send(batch);
     }
+    let end = if !complete && stats.failure.is_none() && !writer.failed() {
+        RunEnd::Interrupted
+    } else {
+        RunEnd::Completed
+    };
+    let tried = format!("puzzles ({} tried)", stats.tried);
+    progress.update(made, stats.generated, &tried);
     progress.finish();
     let (sink, write_result) = writer.finish();
     if check_written(write_result, &out_path)? {
