@@ -234,6 +234,9 @@ pub(crate) struct Run<S: Size> {
     /// The two nodes of the first contradiction met (the on and the off version of one
     /// candidate), if any.
     pub contradiction: Option<(u32, u32)>,
+    /// True for a run restored from [`KeptRuns`]: its nodes, order, index by candidate and
+    /// contradiction are the run's, its planes and cell masks are empty.
+    pub restored: bool,
 }
 
 impl<S: Size> Default for Run<S> {
@@ -259,6 +262,7 @@ impl<S: Size> Run<S> {
             on_cells: S::Cells::splat(0),
             off_cells: S::Cells::splat(0),
             contradiction: None,
+            restored: false,
         }
     }
 
@@ -285,21 +289,40 @@ impl<S: Size> Run<S> {
         let (nodes, contradiction) = kept.get(i);
         self.nodes.extend_from_slice(nodes);
         let indexed = nodes.len() - usize::from(contradiction.is_some());
-        for n in 0..indexed as u32 {
-            self.index(n);
+        // Only the index by candidate and the order: the planes and cell masks serve a
+        // run being made, and a restored run is complete (see `Run::restored`).
+        for (k, n) in nodes[..indexed].iter().enumerate() {
+            let k = k as u32;
+            if n.on {
+                self.on_idx[n.cand as usize] = k;
+                self.ons.push(k);
+            } else {
+                self.off_idx[n.cand as usize] = k;
+                self.offs.push(k);
+            }
         }
         self.contradiction = contradiction;
+        self.restored = true;
     }
 
     /// Empties the run.
     fn clear(&mut self) {
-        for &n in self.ons.iter().chain(self.offs.iter()) {
-            let c = self.nodes[n as usize].cand;
-            self.on_idx[c as usize] = NONE;
-            self.off_idx[c as usize] = NONE;
-            self.on_cells[cell_of(c)] = 0;
-            self.off_cells[cell_of(c)] = 0;
+        if self.restored {
+            for &n in self.ons.iter().chain(self.offs.iter()) {
+                let c = self.nodes[n as usize].cand;
+                self.on_idx[c as usize] = NONE;
+                self.off_idx[c as usize] = NONE;
+            }
+        } else {
+            for &n in self.ons.iter().chain(self.offs.iter()) {
+                let c = self.nodes[n as usize].cand;
+                self.on_idx[c as usize] = NONE;
+                self.off_idx[c as usize] = NONE;
+                self.on_cells[cell_of(c)] = 0;
+                self.off_cells[cell_of(c)] = 0;
+            }
         }
+        self.restored = false;
         self.nodes.clear();
         self.ons.clear();
         self.offs.clear();
