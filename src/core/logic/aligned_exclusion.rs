@@ -111,6 +111,10 @@ fn allowed<S: Size>(
                 if !locked(m) {
                     out[0].insert(p0);
                     out[1].insert(p1);
+                    // The other second digits would add nothing for this first one.
+                    if out[1] == c1 {
+                        break;
+                    }
                 }
             }
             if out[0] == c0 && out[1] == c1 {
@@ -149,6 +153,10 @@ fn allowed<S: Size>(
                     out[0].insert(p0);
                     out[1].insert(p1);
                     out[2] = DigitSet::from_bits(out[2].bits() | free);
+                    // The other second digits would add nothing for this first one.
+                    if out[1] == c1 && out[2] == c2 {
+                        break;
+                    }
                 }
             }
             if out[0] == c0 && out[1] == c1 && out[2] == c2 {
