@@ -410,28 +410,25 @@ fn generate_with<W: PuzzleWorker>(
     sink.columns(enc.columns());
     let engine = Engine::new(cfg.threads, interrupt, make)
         .map_err(|e| Error::Usage(format!("cannot start worker threads: {e}")))?;
-    let mut pacer = Pacer::new(engine.threads(), super::generate::WINDOW);
-    let mut blocks = Vec::new();
-    let mut next = lo;
-    while next < hi {
-        if engine.interrupted() {
-            return Ok(RunEnd::Interrupted);
-        }
-        let n = (hi - next).min(pacer.size() as u64) as usize;
-        let base = next;
-        let started = Instant::now();
-        super::generate::make_window(&engine, cfg, &enc, base, n, &mut blocks);
-        pacer.record(n, started.elapsed().as_secs_f64());
-        for b in &blocks {
-            if !b.done {
-                return Ok(RunEnd::Interrupted);
-            }
-            sink.rows(&b.out);
-            if let Some(f) = &b.stats.failure {
-                return Err(Error::Usage(f.message.clone()));
-            }
-        }
-        next += n as u64;
+    let mut failure = None;
+    let complete = super::generate::make_stream(
+        &engine,
+        cfg,
+        &enc,
+        lo,
+        (hi - lo) as usize,
+        |_, block, spare| {
+            sink.rows(&block.out);
+            failure = block.stats.failure.as_ref().map(|f| f.message.clone());
+            spare.push(block);
+            failure.is_none()
+        },
+    );
+    if let Some(message) = failure {
+        return Err(Error::Usage(message));
+    }
+    if !complete {
+        return Ok(RunEnd::Interrupted);
     }
     Ok(RunEnd::Completed)
 }

@@ -36,11 +36,6 @@ use super::records_run::{
 use super::solve::PROFILE_COLUMNS;
 use super::summary::{GradeStats, LEVELS};
 
-/// Most puzzles per window (rows buffered between the workers and the writer). A [`Pacer`]
-/// makes windows smaller when puzzles are slow (rare targets), so rows still leave about
-/// every second.
-pub const WINDOW: usize = 4096;
-
 /// The output columns of `generate`, in order.
 pub const GENERATE_COLUMNS: &[&str] = &[
     "index", "puzzle", "solution", "clues", "er", "ep", "ed", "level", "hardest", "symmetry",
@@ -439,21 +434,27 @@ fn failure_message(e: &GenerateError) -> String {
     )
 }
 
-/// Makes puzzles `base .. base + n` on `engine`'s workers into `blocks` (rows and counts
-/// per block). A puzzle that cannot be made, or whose worker panics (a bug), records a
-/// [`Failure`] in its block; workers may give up the puzzles behind the first failure.
-pub fn make_window<W: PuzzleWorker>(
+/// Makes puzzles `base .. base + n` on `engine`'s workers as a stream of blocks
+/// ([`Engine::stream`]): `done(end, block, spare)` gets each block's rows and counts in
+/// order, with `end` the index (from `base`) after its last puzzle, may put the block in
+/// `spare` for reuse, and returns false to stop. A puzzle that cannot be made, or whose
+/// worker panics (a bug), records a [`Failure`] in its block; workers may give up the
+/// puzzles behind the first failure. An `extreme` puzzle or a steered target that takes
+/// seconds holds back only the rows behind it, not the other workers. Returns true when
+/// every block was handed on.
+pub fn make_stream<W: PuzzleWorker>(
     engine: &Engine<W>,
     cfg: &GenerateConfig,
     enc: &RowEncoder,
     base: u64,
     n: usize,
-    blocks: &mut Vec<Block<GenerateStats>>,
-) {
+    mut done: impl FnMut(usize, Block<GenerateStats>, &mut Vec<Block<GenerateStats>>) -> bool,
+) -> bool {
+    let size = n.div_ceil(engine.threads() * 64).clamp(1, 16);
     let failed_at = AtomicU64::new(u64::MAX);
-    engine.run(
+    engine.stream(
         n,
-        blocks,
+        size,
         |w: &mut W, i, block| {
             w.process(base + i as u64, cfg, enc, block, &failed_at);
             if let Some(f) = &block.stats.failure {
@@ -468,7 +469,8 @@ pub fn make_window<W: PuzzleWorker>(
                 message: format!("puzzle {index}: internal error while generating it"),
             });
         },
-    );
+        |first, block, spare| done((first + size).min(n), block, spare),
+    )
 }
 
 /// Runs `generate` with a worker made by `make_worker` for every thread (given the run's
@@ -492,41 +494,25 @@ pub fn run<W: PuzzleWorker>(
     let mut writer: Writer<GenerateStats> = Writer::spawn(sink, header);
     let progress = Progress::new(!cfg.quiet, Some(hi - lo), "puzzles");
     let mut stats = GenerateStats::default();
-    // A stream of small blocks (see `Engine::stream`): an `extreme` puzzle or a steered
-    // target that takes seconds holds back only the rows behind it, not the other workers.
-    let n = (hi - lo) as usize;
-    let size = n.div_ceil(engine.threads() * 64).clamp(1, 16);
-    let failed_at = AtomicU64::new(u64::MAX);
     // Rows go to the writer in batches, at least every quarter second; the vectors (and
     // the blocks in them) come back for reuse.
     let mut batch = Vec::new();
     let mut vecs: Vec<Vec<Block<GenerateStats>>> = Vec::new();
     let mut sent = Instant::now();
     let mut made = 0u64;
-    let complete = engine.stream(
-        n,
-        size,
-        |w: &mut W, i, block| {
-            w.process(lo + i as u64, cfg, &enc, block, &failed_at);
-            if let Some(f) = &block.stats.failure {
-                failed_at.fetch_min(f.index, Ordering::Relaxed);
-            }
-        },
-        |i, block| {
-            let index = lo + i as u64;
-            block.stats.failure = Some(Failure {
-                index,
-                attempts: 0,
-                message: format!("puzzle {index}: internal error while generating it"),
-            });
-        },
-        |first, block, give| {
+    let complete = make_stream(
+        &engine,
+        cfg,
+        &enc,
+        lo,
+        (hi - lo) as usize,
+        |end, block, give| {
             while let Some(mut v) = writer.try_take_blocks() {
                 give.append(&mut v);
                 vecs.push(v);
             }
             stats.merge(&block.stats);
-            made = (first + size).min(n) as u64;
+            made = end as u64;
             let failed = block.stats.failure.is_some();
             batch.push(block);
             if failed || batch.len() >= 64 || sent.elapsed() >= Duration::from_millis(250) {
