@@ -192,6 +192,8 @@ impl Producer {
                 | Producer::NakedTriple
                 | Producer::Swordfish
                 | Producer::HiddenTriple
+                | Producer::XyWing
+                | Producer::XyzWing
                 | Producer::NakedQuad
                 | Producer::Jellyfish
                 | Producer::HiddenQuad
@@ -614,8 +616,8 @@ impl<S: Size> Grader<S> {
             Producer::NakedTriple => subsets::find_naked_subset(g, b, 3, sc, s),
             Producer::Swordfish => fish::find_fish(g, b, 3, sc, s),
             Producer::HiddenTriple => subsets::find_hidden_subset(g, b, 3, false, sc, s),
-            Producer::XyWing => wings::find_xy_wing(g, b, false, s),
-            Producer::XyzWing => wings::find_xy_wing(g, b, true, s),
+            Producer::XyWing => wings::find_xy_wing(g, b, false, sc, s),
+            Producer::XyzWing => wings::find_xy_wing(g, b, true, sc, s),
             Producer::UniqueLoops => {
                 uniqueness::find_unique_loop(g, b, &mut self.scratch.loops, budget, s)
             }

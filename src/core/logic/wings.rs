@@ -6,7 +6,13 @@
 //!
 //! As in Sudoku Explainer (`XYWing`): pivots in reading order, then the first pincer among
 //! the pivot's peers, then the second; the pincers need not see each other.
+//!
+//! What a wing removes depends on its three cells' candidates and on the places of `z`
+//! among their common peers, which only go. So a search given a [`Scope`] tests only the
+//! wings with a changed cell among their three: the others found nothing before and can
+//! find nothing now.
 
+use super::unchanged::Scope;
 use super::{Board, Step, Technique};
 use crate::core::geometry::{CellBits, Geometry, Size};
 use crate::core::index::Cell;
@@ -16,6 +22,7 @@ pub fn find_xy_wing<S: Size>(
     g: &Geometry<S>,
     board: &Board<S>,
     xyz: bool,
+    scope: &Scope<S>,
     step: &mut Step<S>,
 ) -> bool {
     let pivot_size = if xyz { 3 } else { 2 };
@@ -25,12 +32,20 @@ pub fn find_xy_wing<S: Size>(
             continue;
         }
         let peers = g.peers(pivot) & board.empty();
+        let pivot_changed = scope.cells.contains(pivot);
         for xz_cell in peers {
             let xz = board.candidates(xz_cell);
             if xz.len() != 2 || (xy - xz).len() != 1 {
                 continue;
             }
-            for yz_cell in peers {
+            // With the pivot and the first pincer unchanged, only a changed second one can
+            // make the wing new.
+            let seconds = if pivot_changed || scope.cells.contains(xz_cell) {
+                peers
+            } else {
+                peers & scope.cells
+            };
+            for yz_cell in seconds {
                 let yz = board.candidates(yz_cell);
                 if yz.len() != 2 {
                     continue;
@@ -93,12 +108,12 @@ mod tests {
         keep_only(&mut b, Cell::at(0, 4), &[1, 3]);
         keep_only(&mut b, Cell::at(4, 0), &[2, 3]);
         let mut s = Step::default();
-        assert!(find_xy_wing(cg(), &b, false, &mut s));
+        assert!(find_xy_wing(cg(), &b, false, &Scope::everything(cg()), &mut s));
         assert_eq!(s.technique, Technique::XyWing);
         assert_eq!(s.difficulty, 42);
         assert_eq!(elims(&s), ["r5c5<>3"]);
         assert_eq!(s.digits, DigitSet::from_bits(0b111));
-        assert!(!find_xy_wing(cg(), &b, true, &mut s), "no XYZ-wing");
+        assert!(!find_xy_wing(cg(), &b, true, &Scope::everything(cg()), &mut s), "no XYZ-wing");
     }
 
     #[test]
@@ -111,8 +126,8 @@ mod tests {
         keep_only(&mut b, Cell::at(0, 1), &[1, 3]);
         keep_only(&mut b, Cell::at(2, 0), &[2, 3]);
         let mut s = Step::default();
-        assert!(!find_xy_wing(cg(), &b, false, &mut s), "no XY-wing");
-        assert!(find_xy_wing(cg(), &b, true, &mut s));
+        assert!(!find_xy_wing(cg(), &b, false, &Scope::everything(cg()), &mut s), "no XY-wing");
+        assert!(find_xy_wing(cg(), &b, true, &Scope::everything(cg()), &mut s));
         assert_eq!(s.technique, Technique::XyzWing);
         assert_eq!(s.difficulty, 44);
         assert_eq!(
