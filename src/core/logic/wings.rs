@@ -108,12 +108,21 @@ mod tests {
         keep_only(&mut b, Cell::at(0, 4), &[1, 3]);
         keep_only(&mut b, Cell::at(4, 0), &[2, 3]);
         let mut s = Step::default();
-        assert!(find_xy_wing(cg(), &b, false, &Scope::everything(cg()), &mut s));
+        assert!(find_xy_wing(
+            cg(),
+            &b,
+            false,
+            &Scope::everything(cg()),
+            &mut s
+        ));
         assert_eq!(s.technique, Technique::XyWing);
         assert_eq!(s.difficulty, 42);
         assert_eq!(elims(&s), ["r5c5<>3"]);
         assert_eq!(s.digits, DigitSet::from_bits(0b111));
-        assert!(!find_xy_wing(cg(), &b, true, &Scope::everything(cg()), &mut s), "no XYZ-wing");
+        assert!(
+            !find_xy_wing(cg(), &b, true, &Scope::everything(cg()), &mut s),
+            "no XYZ-wing"
+        );
     }
 
     #[test]
@@ -126,8 +135,17 @@ mod tests {
         keep_only(&mut b, Cell::at(0, 1), &[1, 3]);
         keep_only(&mut b, Cell::at(2, 0), &[2, 3]);
         let mut s = Step::default();
-        assert!(!find_xy_wing(cg(), &b, false, &Scope::everything(cg()), &mut s), "no XY-wing");
-        assert!(find_xy_wing(cg(), &b, true, &Scope::everything(cg()), &mut s));
+        assert!(
+            !find_xy_wing(cg(), &b, false, &Scope::everything(cg()), &mut s),
+            "no XY-wing"
+        );
+        assert!(find_xy_wing(
+            cg(),
+            &b,
+            true,
+            &Scope::everything(cg()),
+            &mut s
+        ));
         assert_eq!(s.technique, Technique::XyzWing);
         assert_eq!(s.difficulty, 44);
         assert_eq!(
