@@ -92,6 +92,11 @@ mod tests {
     use crate::core::index::Digit;
     use crate::core::logic::testutil::{cg, elims};
 
+    /// A full search (no earlier board) for an XY-wing, or an XYZ-wing with `xyz`.
+    fn wing(b: &Board, xyz: bool, s: &mut Step) -> bool {
+        find_xy_wing(cg(), b, xyz, &Scope::everything(cg()), s)
+    }
+
     fn keep_only(b: &mut Board, c: Cell, keep: &[u8]) {
         for d in Digit::all() {
             if !keep.contains(&d.get()) {
@@ -108,21 +113,12 @@ mod tests {
         keep_only(&mut b, Cell::at(0, 4), &[1, 3]);
         keep_only(&mut b, Cell::at(4, 0), &[2, 3]);
         let mut s = Step::default();
-        assert!(find_xy_wing(
-            cg(),
-            &b,
-            false,
-            &Scope::everything(cg()),
-            &mut s
-        ));
+        assert!(wing(&b, false, &mut s));
         assert_eq!(s.technique, Technique::XyWing);
         assert_eq!(s.difficulty, 42);
         assert_eq!(elims(&s), ["r5c5<>3"]);
         assert_eq!(s.digits, DigitSet::from_bits(0b111));
-        assert!(
-            !find_xy_wing(cg(), &b, true, &Scope::everything(cg()), &mut s),
-            "no XYZ-wing"
-        );
+        assert!(!wing(&b, true, &mut s), "no XYZ-wing");
     }
 
     #[test]
@@ -135,17 +131,8 @@ mod tests {
         keep_only(&mut b, Cell::at(0, 1), &[1, 3]);
         keep_only(&mut b, Cell::at(2, 0), &[2, 3]);
         let mut s = Step::default();
-        assert!(
-            !find_xy_wing(cg(), &b, false, &Scope::everything(cg()), &mut s),
-            "no XY-wing"
-        );
-        assert!(find_xy_wing(
-            cg(),
-            &b,
-            true,
-            &Scope::everything(cg()),
-            &mut s
-        ));
+        assert!(!wing(&b, false, &mut s), "no XY-wing");
+        assert!(wing(&b, true, &mut s));
         assert_eq!(s.technique, Technique::XyzWing);
         assert_eq!(s.difficulty, 44);
         assert_eq!(

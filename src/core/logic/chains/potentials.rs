@@ -307,17 +307,13 @@ impl<S: Size> Run<S> {
 
     /// Empties the run.
     fn clear(&mut self) {
-        if self.restored {
-            for &n in self.ons.iter().chain(self.offs.iter()) {
-                let c = self.nodes[n as usize].cand;
-                self.on_idx[c as usize] = NONE;
-                self.off_idx[c as usize] = NONE;
-            }
-        } else {
-            for &n in self.ons.iter().chain(self.offs.iter()) {
-                let c = self.nodes[n as usize].cand;
-                self.on_idx[c as usize] = NONE;
-                self.off_idx[c as usize] = NONE;
+        // A restored run has no cell masks to empty.
+        let made = !self.restored;
+        for &n in self.ons.iter().chain(self.offs.iter()) {
+            let c = self.nodes[n as usize].cand;
+            self.on_idx[c as usize] = NONE;
+            self.off_idx[c as usize] = NONE;
+            if made {
                 self.on_cells[cell_of(c)] = 0;
                 self.off_cells[cell_of(c)] = 0;
             }
