@@ -574,7 +574,14 @@ pub fn find_spread<S: Size>(
                 search_parts(g, board, &src, spec, scratch, budget, sp)
             } else {
                 scratch.nest.prepare(g, board);
-                let nest = (spec.level > 0).then_some(&mut scratch.nest);
+                // A nested search borrows the outcomes of the top-level multiple and
+                // dynamic searches for its inner searches of those kinds.
+                let lend = spec.level > 0;
+                if lend {
+                    std::mem::swap(&mut scratch.earlier, &mut scratch.nest.outer);
+                    scratch.nest.outer_board = scratch.earlier_board;
+                }
+                let nest = lend.then_some(&mut scratch.nest);
                 let memo = spec.nishio.then_some(&mut scratch.nishio_memo);
                 // Multiple and dynamic forcing chains take the outcomes of their search on
                 // the last board where they were searched, when this one came from it.
@@ -603,6 +610,10 @@ pub fn find_spread<S: Size>(
                     &mut scratch.sink,
                     budget,
                 );
+                if lend {
+                    std::mem::swap(&mut scratch.earlier, &mut scratch.nest.outer);
+                    scratch.nest.outer_board = [None; 2];
+                }
                 if let Some(k) = k {
                     // This search's outcomes are the next one's earlier ones.
                     std::mem::swap(&mut scratch.eng.cache, &mut scratch.earlier[k]);

@@ -60,6 +60,13 @@ pub(crate) struct Nest<S: Size> {
     /// and search it came from, so that its own chains can be found afterwards
     /// ([`super::trace::resolve`]), for the few hints the step's chains use.
     tracing: bool,
+    /// Lent by the top-level searches for a nested search: the outcomes of the multiple
+    /// (0) and dynamic (1) forcing chain searches on the board they ran on, so that the
+    /// nested searches of those kinds on grids that came from it take the runs that read
+    /// nothing that changed ([`forcing::Earlier`]).
+    pub(crate) outer: [forcing::OutcomeCache<S>; 2],
+    /// The boards of `outer`, when it holds a search's outcomes.
+    pub(crate) outer_board: [Option<[S::Set; 9]>; 2],
 }
 
 /// A grid met by a nested search: its places, and its hints' range in [`Nest::memo`].
@@ -92,6 +99,11 @@ impl<S: Size> Nest<S> {
             board: None,
             reach: BoardReach::new(true),
             tracing: false,
+            outer: [
+                forcing::OutcomeCache::outcomes_only(),
+                forcing::OutcomeCache::outcomes_only(),
+            ],
+            outer_board: [None; 2],
         }
     }
 
@@ -347,6 +359,8 @@ fn inner_hints<S: Size>(
         nest.reach.end(src);
     }
     let reach = (kind == Inner::Cycles).then_some(&mut nest.reach);
+    let k = if kind == Inner::Dynamic { 1 } else { 0 };
+    let outer = nest.outer_board[k].map(|b| (&nest.outer[k], b));
     let ok = inner_search(
         g,
         cur,
@@ -355,6 +369,7 @@ fn inner_hints<S: Size>(
         &mut nest.inner,
         &mut nest.sink,
         reach,
+        outer,
         budget,
     );
     if !ok {
@@ -368,7 +383,9 @@ fn inner_hints<S: Size>(
 
 /// Runs nested search `kind` on `cur` (the chain started from `src`) on its own, collecting
 /// every hint into `sink` (also for tracing a nested hint afterwards), with `reach` for the
-/// first chaining level when there is one. False when the budget ran out.
+/// first chaining level when there is one, and with `outer` (the outcomes of the same
+/// kind's search on a board, and that board), the runs that read nothing changed since it
+/// are taken from there. False when the budget ran out.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn inner_search<S: Size>(
     g: &Geometry<S>,
@@ -378,6 +395,7 @@ pub(crate) fn inner_search<S: Size>(
     eng: &mut Engine<S>,
     sink: &mut Sink<S>,
     reach: Option<&mut BoardReach<S>>,
+    outer: Option<(&forcing::OutcomeCache<S>, [S::Set; 9])>,
     budget: &mut Budget,
 ) -> bool {
     sink.reset_collect(src);
@@ -391,23 +409,31 @@ pub(crate) fn inner_search<S: Size>(
             r.end(cur);
             ok
         }
-        Inner::Multiple | Inner::Dynamic => forcing::search(
-            g,
-            cur,
-            0..S::CELLS,
-            if kind == Inner::Dynamic {
-                Spec::dynamic()
-            } else {
-                Spec::multiple()
-            },
-            eng,
-            None,
-            None,
-            None,
-            None,
-            sink,
-            budget,
-        ),
+        Inner::Multiple | Inner::Dynamic => {
+            let earlier = outer
+                .filter(|(_, b)| super::board_reach::came_from(cur, b))
+                .map(|(cache, b)| match kind {
+                    Inner::Dynamic => forcing::Earlier::dynamic(g, cache, &b, cur),
+                    _ => forcing::Earlier::static_runs(g, cache, &b, cur, true),
+                });
+            forcing::search(
+                g,
+                cur,
+                0..S::CELLS,
+                if kind == Inner::Dynamic {
+                    Spec::dynamic()
+                } else {
+                    Spec::multiple()
+                },
+                eng,
+                None,
+                None,
+                earlier.as_ref(),
+                None,
+                sink,
+                budget,
+            )
+        }
     }
 }
 

@@ -157,6 +157,7 @@ pub(crate) fn resolve<S: Size>(g: &Geometry<S>, src: &Cands<S>, t: &mut ChainTra
             e,
             sink,
             None,
+            None,
             &mut budget,
         ) {
             continue;
