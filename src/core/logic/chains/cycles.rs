@@ -25,6 +25,7 @@
 //! of potentials (both ends included).
 
 use super::board_reach::BoardReach;
+use super::plane_hints::{self, PlaneHints};
 use super::plane_memo::{PlaneMemo, multi_cells};
 use super::potentials::{
     Cands, Cause, Implied, Links, MAX_IMPLIED, NONE, cand_count, cand_of, cell_of, digit_of,
@@ -89,6 +90,10 @@ pub(crate) struct CycleScratch<S: Size> {
     /// The cells of the "on" potentials met (their other candidates are read, with
     /// Y-links).
     read_cells: S::Set,
+    /// The X pass's hints per plane, for the nested searches.
+    plane_hints: PlaneHints<S>,
+    /// The hints an X pass found, being kept.
+    found_hints: Vec<Hint<S>>,
 }
 
 impl<S: Size> Default for CycleScratch<S> {
@@ -155,7 +160,15 @@ impl<S: Size> CycleScratch<S> {
             rec: false,
             read: [S::Set::EMPTY; 9],
             read_cells: S::Set::EMPTY,
+            plane_hints: PlaneHints::default(),
+            found_hints: Vec::new(),
         }
+    }
+
+    /// The digits whose X-pass hints on `cur` are kept ([`super::plane_hints`]).
+    #[cfg(test)]
+    pub(crate) fn plane_hints_known(&self, cur: &Cands<S>, multi: S::Set) -> DigitSet {
+        self.plane_hints.known(cur, multi)
     }
 
     fn reset(&mut self) {
@@ -621,9 +634,32 @@ pub(crate) fn search<S: Size>(
         Some(m) if best_mode => m.clean(cur, multi),
         _ => DigitSet::EMPTY,
     };
+    // Collecting for a nested search (not recording, not tracing): the X pass takes the
+    // hints of the planes met before ([`super::plane_hints`]).
+    let keep_planes = !best_mode
+        && !sink.tracing()
+        && !reach.as_deref().is_some_and(BoardReach::recording)
+        && sink.context().is_some_and(|ctx| {
+            sc.plane_hints.begin(ctx);
+            true
+        });
+    let (multi_x, known) = if keep_planes {
+        let m = multi_cells(cur);
+        (m, sc.plane_hints.known(cur, m))
+    } else {
+        (S::Set::EMPTY, DigitSet::EMPTY)
+    };
     for (pi, &(y, x)) in PASSES.iter().enumerate() {
-        // Digits whose X pass is known to find nothing (the X pass only).
-        let skip = if pi == 0 { skip } else { DigitSet::EMPTY };
+        // Digits whose X pass is known to find nothing, or known (the X pass only).
+        let skip = if pi == 0 {
+            skip | known
+        } else {
+            DigitSet::EMPTY
+        };
+        if pi == 0 && keep_planes && known == DigitSet::ALL {
+            take_planes(cur, sc, sink, multi_x, known, sink.all.len());
+            continue;
+        }
         let cycle_base: Tenths = if x && y { 70 } else { 65 };
         let key = if x && y {
             4
@@ -762,6 +798,9 @@ pub(crate) fn search<S: Size>(
                 }
             }
         }
+        if pi == 0 && keep_planes {
+            take_planes(cur, sc, sink, multi_x, known, offered_before);
+        }
         if pi == 0
             && !sink.has_best()
             && let Some(m) = memo.as_deref_mut()
@@ -776,6 +815,25 @@ pub(crate) fn search<S: Size>(
         }
     }
     true
+}
+
+/// Keeps the hints the X pass offered since `offered_before` (from the digits not
+/// `known`) for their planes, and adds those of the `known` digits' planes, all in the
+/// order the X pass offers them.
+fn take_planes<S: Size>(
+    cur: &Cands<S>,
+    sc: &mut CycleScratch<S>,
+    sink: &mut Sink<S>,
+    multi: S::Set,
+    known: DigitSet,
+    offered_before: usize,
+) {
+    sc.found_hints.clear();
+    sc.found_hints
+        .extend_from_slice(&sink.all[offered_before..]);
+    sc.plane_hints
+        .keep_and_take(cur, multi, known, &sc.found_hints, &mut sink.all);
+    sink.all[offered_before..].sort_by_key(plane_hints::order);
 }
 
 /// True when the pass now ending found nothing in full: keeping the best, it has none (so
