@@ -63,16 +63,18 @@ fn key<S: Size>(d: usize, plane: S::Set, starts: S::Set) -> u64 {
     h
 }
 
-/// The digit of the start of an X-pass hint (from its generation, see [`order`]).
+/// The digit of the start of an X-pass hint (from its generation: the start, then a rank).
 fn digit_of_hint<S: Size>(h: &Hint<S>) -> usize {
     let start = ((h.generation - 1) >> 10) as usize % cand_count::<S>();
     digit_of(start as u16)
 }
 
 /// The order in which the X pass offers its hints: every start's cycles and chain from
-/// "on" by generation (start, then rank), then the chains from "off" (rank 1022).
+/// "on" by generation (start, then rank), then the chains from "off" (the ones that place
+/// a digit) by generation. A start's chains share its last generation (the rank is capped,
+/// so SE's order among equals is the order of offers): a stable sort keeps them as offered.
 pub(crate) fn order<S: Size>(h: &Hint<S>) -> (bool, u64) {
-    ((h.generation - 1) & 1023 == 1022, h.generation)
+    (h.placement.is_some(), h.generation)
 }
 
 impl<S: Size> PlaneHints<S> {
@@ -161,10 +163,17 @@ mod tests {
     use rand::{RngExt, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
 
-    /// The hints a collecting first-level search gives on `cur`, as text.
-    fn collect(sc: &mut CycleScratch<S81>, ctx: &Cands<S81>, cur: &Cands<S81>) -> Vec<String> {
+    /// The hints a collecting first-level search gives on `cur`, as text, in the order
+    /// offered; `plain`: a search that keeps no planes' hints (a tracing one).
+    fn collect(
+        sc: &mut CycleScratch<S81>,
+        ctx: &Cands<S81>,
+        cur: &Cands<S81>,
+        plain: bool,
+    ) -> Vec<String> {
         let mut sink = Sink::new();
         sink.reset_collect(ctx);
+        sink.tracing = plain;
         let mut budget = Budget::UNLIMITED;
         assert!(cycles::search(
             cg(),
@@ -203,8 +212,8 @@ mod tests {
             }
             let multi = super::super::plane_memo::multi_cells(&cur);
             known += warm.plane_hints_known(&cur, multi).len();
-            let fresh = collect(&mut CycleScratch::new(), &ctx, &cur);
-            let kept = collect(&mut warm, &ctx, &cur);
+            let fresh = collect(&mut CycleScratch::new(), &ctx, &cur, true);
+            let kept = collect(&mut warm, &ctx, &cur, false);
             assert_eq!(fresh, kept);
             if fresh
                 .iter()
@@ -248,9 +257,9 @@ mod tests {
                 let mut cur = *base;
                 cur.remove(cg(), cand_of(cell.index(), other.index()));
                 let mut warm = CycleScratch::new();
-                collect(&mut warm, &ctx, base);
-                let fresh = collect(&mut CycleScratch::new(), &ctx, &cur);
-                assert_eq!(fresh, collect(&mut warm, &ctx, &cur));
+                collect(&mut warm, &ctx, base, false);
+                let fresh = collect(&mut CycleScratch::new(), &ctx, &cur, true);
+                assert_eq!(fresh, collect(&mut warm, &ctx, &cur, false));
                 checked += 1;
             }
         }
