@@ -171,6 +171,11 @@ impl<S: Size> CycleScratch<S> {
         self.plane_hints.known(cur, multi)
     }
 
+    /// Forgets the X pass's hints kept per plane (a new puzzle).
+    pub(crate) fn forget_planes(&mut self) {
+        self.plane_hints.forget();
+    }
+
     fn reset(&mut self) {
         for n in &self.nodes {
             self.on_idx[n.cand as usize] = NONE;

@@ -129,6 +129,7 @@ impl<S: Size> Nest<S> {
     pub(crate) fn forget_all(&mut self) {
         self.forget();
         self.reach.forget();
+        self.inner.cyc.forget_planes();
     }
 
     /// Sets up for a search on `board`.

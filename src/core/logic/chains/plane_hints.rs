@@ -78,13 +78,20 @@ pub(crate) fn order<S: Size>(h: &Hint<S>) -> (bool, u64) {
 }
 
 impl<S: Size> PlaneHints<S> {
+    /// Forgets everything (a new puzzle: the work a rating charges never depends on the
+    /// puzzles rated before it).
+    pub(crate) fn forget(&mut self) {
+        self.ctx = None;
+        self.index.clear();
+        self.hints.clear();
+    }
+
     /// Readies the memory for a search whose starting grid is `ctx`: what was kept for
     /// another one goes.
     pub(crate) fn begin(&mut self, ctx: &Cands<S>) {
         if self.ctx != Some(ctx.planes) || self.hints.len() > MAX_KEPT {
+            self.forget();
             self.ctx = Some(ctx.planes);
-            self.index.clear();
-            self.hints.clear();
         }
     }
 
