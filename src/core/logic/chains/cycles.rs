@@ -641,13 +641,17 @@ pub(crate) fn search<S: Size>(
     };
     // Collecting for a nested search (not recording, not tracing): the X pass takes the
     // hints of the planes met before ([`super::plane_hints`]).
-    let keep_planes = !best_mode
-        && !sink.tracing()
-        && !reach.as_deref().is_some_and(BoardReach::recording)
-        && sink.context().is_some_and(|ctx| {
+    let keep_planes = match sink.context() {
+        Some(ctx)
+            if !best_mode
+                && !sink.tracing()
+                && !reach.as_deref().is_some_and(BoardReach::recording) =>
+        {
             sc.plane_hints.begin(ctx);
             true
-        });
+        }
+        _ => false,
+    };
     let (multi_x, known) = if keep_planes {
         let m = multi_cells(cur);
         (m, sc.plane_hints.known(cur, m))
@@ -989,12 +993,7 @@ fn offer_chain<S: Size>(
     let mut hint = Hint::<S>::new(technique, difficulty, complexity, key);
     hint.generation = generation;
     if target.on {
-        for e in cur.cells[c] {
-            if e != digit {
-                hint.removals[e.index()].insert(cell);
-            }
-        }
-        hint.placement = Some((cell, digit));
+        hint.place(cur, cell, digit);
     } else {
         hint.removals[d].insert(cell);
     }

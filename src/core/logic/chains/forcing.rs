@@ -391,12 +391,7 @@ fn offer<S: Size>(
     }
     let mut hint = Hint::<S>::new(technique, difficulty, cx, sort_key);
     if on {
-        for e in src.cells[c] {
-            if e.index() != d {
-                hint.removals[e.index()].insert(cell);
-            }
-        }
-        hint.placement = Some((cell, Digit::from_index(d)));
+        hint.place(src, cell, Digit::from_index(d));
     } else {
         hint.remove_cand(cand);
     }

@@ -154,6 +154,16 @@ impl<S: Size> Hint<S> {
     pub(crate) fn remove_cand(&mut self, cand: u16) {
         self.removals[digit_of(cand)].insert(Cell::from_index(cell_of(cand)));
     }
+
+    /// The placement of `digit` in `cell`: the cell's other candidates on `cur` go.
+    pub(crate) fn place(&mut self, cur: &Cands<S>, cell: Cell, digit: Digit) {
+        for e in cur.cells[cell.index()] {
+            if e != digit {
+                self.removals[e.index()].insert(cell);
+            }
+        }
+        self.placement = Some((cell, digit));
+    }
 }
 
 /// The largest chain length (complexity minus 2) whose bonus is at most `b` tenths:

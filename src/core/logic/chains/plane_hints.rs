@@ -136,11 +136,7 @@ impl<S: Size> PlaneHints<S> {
                     if let Some((cell, digit)) = h.placement {
                         // The cell's other candidates, on this grid.
                         h.removals = [S::Set::EMPTY; 9];
-                        for e in cur.cells[cell.index()] {
-                            if e != digit {
-                                h.removals[e.index()].insert(cell);
-                            }
-                        }
+                        h.place(cur, cell, digit);
                     }
                     out.push(h);
                 }
@@ -170,14 +166,14 @@ mod tests {
     use rand::{RngExt, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
 
-    /// The hints a collecting first-level search gives on `cur`, as text, in the order
-    /// offered; `plain`: a search that keeps no planes' hints (a tracing one).
-    fn collect(
+    /// The hints a collecting first-level search gives on `cur`, in the order offered;
+    /// `plain`: a search that keeps no planes' hints (a tracing one).
+    fn search(
         sc: &mut CycleScratch<S81>,
         ctx: &Cands<S81>,
         cur: &Cands<S81>,
         plain: bool,
-    ) -> Vec<String> {
+    ) -> Vec<Hint<S81>> {
         let mut sink = Sink::new();
         sink.reset_collect(ctx);
         sink.tracing = plain;
@@ -191,7 +187,27 @@ mod tests {
             None,
             &mut budget
         ));
-        sink.all.iter().map(|h| format!("{h:?}")).collect()
+        sink.all
+    }
+
+    /// Hints as text.
+    fn text(hints: &[Hint<S81>]) -> Vec<String> {
+        hints.iter().map(|h| format!("{h:?}")).collect()
+    }
+
+    /// [`search`]'s hints as text.
+    fn collect(
+        sc: &mut CycleScratch<S81>,
+        ctx: &Cands<S81>,
+        cur: &Cands<S81>,
+        plain: bool,
+    ) -> Vec<String> {
+        text(&search(sc, ctx, cur, plain))
+    }
+
+    /// True for a forcing X-chain that places a digit.
+    fn x_placement(h: &Hint<S81>) -> bool {
+        h.technique == Technique::ForcingXChain && h.placement.is_some()
     }
 
     #[test]
@@ -219,43 +235,25 @@ mod tests {
             }
             let multi = super::super::plane_memo::multi_cells(&cur);
             known += warm.plane_hints_known(&cur, multi).len();
-            let fresh = collect(&mut CycleScratch::new(), &ctx, &cur, true);
-            let kept = collect(&mut warm, &ctx, &cur, false);
-            assert_eq!(fresh, kept);
-            if fresh
-                .iter()
-                .any(|h| h.contains("ForcingXChain") && h.contains("placement: Some"))
-            {
+            let fresh = search(&mut CycleScratch::new(), &ctx, &cur, true);
+            assert_eq!(text(&fresh), collect(&mut warm, &ctx, &cur, false));
+            let n = fresh.iter().filter(|h| x_placement(h)).count();
+            if n > 0 {
                 bases.push(cur);
             }
             hints += fresh.len();
-            placements += fresh
-                .iter()
-                .filter(|h| h.contains("ForcingXChain") && h.contains("placement: Some"))
-                .count();
+            placements += n;
         }
         // A placement whose cell loses another candidate: its plane is the same, its
         // removals are not.
         let mut checked = 0;
         for base in &bases {
-            let mut sink = Sink::new();
-            sink.reset_collect(&ctx);
-            let mut budget = Budget::UNLIMITED;
-            assert!(cycles::search(
-                cg(),
-                base,
-                &mut CycleScratch::new(),
-                &mut sink,
-                None,
-                None,
-                &mut budget
-            ));
-            for h in &sink.all {
+            for h in search(&mut CycleScratch::new(), &ctx, base, true) {
                 let Some((cell, digit)) = h.placement else {
                     continue;
                 };
                 let cs = base.cells[cell.index()];
-                if h.technique != Technique::ForcingXChain || cs.len() < 3 {
+                if !x_placement(&h) || cs.len() < 3 {
                     continue;
                 }
                 let Some(other) = cs.iter().find(|&e| e != digit) else {
