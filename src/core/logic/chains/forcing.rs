@@ -766,6 +766,15 @@ impl<'a, 'n, S: Size> Ctx<'a, 'n, S> {
         Some(o)
     }
 
+    /// The outcome of the run of `cand` assumed on, if already worked out.
+    fn known(&self, cand: u16, cache: &OutcomeCache<S>) -> Option<Outcome<S>> {
+        let i = cand as usize;
+        match self.shared {
+            Some(sh) if sh.stamp[i] == sh.generation => Some(sh.outs[i]),
+            _ => (cache.stamp[i] == cache.generation).then(|| cache.outs[i]),
+        }
+    }
+
     /// True when the runs are kept with their outcomes (dynamic runs without nesting: the
     /// hints they give need them again, and making one costs much more than copying it).
     fn keeps_runs(&self) -> bool {
@@ -920,6 +929,19 @@ pub(crate) fn search<S: Size>(
         // What every candidate of the cell implies (cell forcing chains).
         let mut cell_on = [S::Set::EMPTY; 9];
         let mut cell_off = [S::Set::EMPTY; 9];
+        // The "on" outcomes of the cell's candidates, worked out first where they tell
+        // which "off" runs can give nothing ([`off_run_needed`]).
+        let mut ons = [None; 9];
+        if spec.dynamic && mode.y && mode.level == 0 {
+            for (vi, v) in cs.iter().enumerate() {
+                let start = cand_of(c, v.index());
+                let Some(o) = cx.outcome(start, &mut value_runs[vi], &mut held_values[vi], cache)
+                else {
+                    return false;
+                };
+                ons[vi] = Some(o);
+            }
+        }
         for (vi, v) in cs.iter().enumerate() {
             if skip.contains(v) {
                 continue;
@@ -936,20 +958,57 @@ pub(crate) fn search<S: Size>(
                 and_with(&mut cell_on, &o_on.on);
                 and_with(&mut cell_off, &o_on.off);
             }
-            if spec.dynamic
-                && !chain(
-                    g,
-                    off_run,
-                    src,
-                    mode,
-                    cx.links,
-                    start,
-                    false,
-                    cx.nest.as_deref_mut(),
-                    cx.budget,
-                )
-            {
-                return false;
+            let mut off_ran = false;
+            if spec.dynamic {
+                let double = card >= 3 && sink.limit(spec.base, 1) >= 2;
+                // The partner's outcome where it costs no run that a hint may need again:
+                // the cell's other candidate (its run goes where it would), one known, or
+                // any without nesting (the run is kept with the outcome).
+                let partner = match off_partner(g, src, start, mode.y) {
+                    Some(p) if card == 2 && mode.y => {
+                        let wi = 1 - vi;
+                        let Some(o) =
+                            cx.outcome(p, &mut value_runs[wi], &mut held_values[wi], cache)
+                        else {
+                            return false;
+                        };
+                        Some(o)
+                    }
+                    Some(p) if mode.level == 0 => {
+                        let mut held = u16::MAX;
+                        let Some(o) = cx.outcome(p, off_run, &mut held, cache) else {
+                            return false;
+                        };
+                        Some(o)
+                    }
+                    Some(p) => cx.known(p, cache),
+                    None => None,
+                };
+                off_ran = match partner {
+                    Some(p) => {
+                        p.contradiction
+                            || double && (meets(&o_on.on, &p.on) || meets(&o_on.off, &p.off))
+                    }
+                    None => off_run_needed(&ons[..card as usize], vi, double),
+                };
+                if off_ran {
+                    if !chain(
+                        g,
+                        off_run,
+                        src,
+                        mode,
+                        cx.links,
+                        start,
+                        false,
+                        cx.nest.as_deref_mut(),
+                        cx.budget,
+                    ) {
+                        return false;
+                    }
+                } else {
+                    // It meets no contradiction and nothing of it can make a hint.
+                    off_run.reset(start, false);
+                }
             }
             if o_on.contradiction || off_run.contradiction.is_some() {
                 contradicted.insert(v);
@@ -996,7 +1055,7 @@ pub(crate) fn search<S: Size>(
                 }
             }
             if card >= 3
-                && spec.dynamic
+                && off_ran
                 && !spec.nishio
                 && sink.limit(spec.base, 1) >= 2
                 && (meets(&o_on.on, &off_run.on_planes) || meets(&o_on.off, &off_run.off_planes))
@@ -1132,6 +1191,68 @@ pub(crate) fn search<S: Size>(
         }
     }
     true
+}
+
+/// A candidate whose dynamic "on" run takes in the same potentials as the "off" run of
+/// `start`, stage by stage, and meets a contradiction exactly when it does, at any level:
+/// the other place of `start`'s digit in a house where it has two, or (with the cell's
+/// links, `y`) the other candidate of a cell of two. "`start` off" implies "`p` on" and
+/// the reverse, so both runs take in the closure of the two under the links, then the
+/// nested hints found on the grid at its end (a function of that grid), and so on; a
+/// contradiction is met within the same stage of both.
+fn off_partner<S: Size>(g: &Geometry<S>, src: &Cands<S>, start: u16, y: bool) -> Option<u16> {
+    let (c, d) = (cell_of(start), digit_of(start));
+    let cs = src.cells[c];
+    if y && cs.len() == 2 {
+        let other = (cs.bits() & !(1 << d)).trailing_zeros() as usize;
+        return Some(cand_of(c, other));
+    }
+    let me = Cell::from_index(c);
+    for &h in g.cell_houses(me).ids() {
+        let mut pos = src.planes[d] & g.house_set(h as usize);
+        if pos.len() == 2 {
+            pos.remove(me);
+            let other = pos.first()?;
+            return Some(cand_of(other.index(), d));
+        }
+    }
+    None
+}
+
+/// Without nesting, with the cell's links: false when the dynamic run of the `vi`th
+/// candidate of a cell assumed off (the cell's candidates' "on" outcomes are `ons`) can
+/// neither meet a contradiction nor, with `double` (double forcing chains still wanted),
+/// share a potential with that candidate's "on" run, so that no hint can come from it.
+///
+/// Without nesting the closure grows with what is assumed, and "`w` on" implies "`v` off"
+/// for every other candidate `w` of the cell: so "`v` off" takes in only potentials that
+/// every such `w`'s run without a contradiction takes in, and meets no contradiction when
+/// there is one.
+fn off_run_needed<S: Size>(ons: &[Option<Outcome<S>>], vi: usize, double: bool) -> bool {
+    let Some(mine) = ons.get(vi).copied().flatten() else {
+        return true;
+    };
+    // What every other candidate's run without a contradiction implies.
+    let mut bound: Option<Outcome<S>> = None;
+    for (w, o) in ons.iter().enumerate() {
+        let Some(o) = o else {
+            return true;
+        };
+        if w == vi || o.contradiction {
+            continue;
+        }
+        match &mut bound {
+            None => bound = Some(*o),
+            Some(b) => {
+                and_with(&mut b.on, &o.on);
+                and_with(&mut b.off, &o.off);
+            }
+        }
+    }
+    match bound {
+        None => true,
+        Some(b) => double && (meets(&mine.on, &b.on) || meets(&mine.off, &b.off)),
+    }
 }
 
 /// Works out, into `eng.cache` (cleared first), the outcome of the run of every candidate
@@ -1355,6 +1476,91 @@ mod tests {
                 contradictions += usize::from(made.contradiction.is_some());
             }
         }
+        assert!(contradictions > 20, "{contradictions}");
+    }
+
+    /// The facts that let a search skip "off" runs ([`off_partner`], [`off_run_needed`]):
+    /// "`v` off" takes in what its partner's "on" run takes in and meets a contradiction
+    /// exactly when it does (also with nesting), and, without nesting, only what every
+    /// other candidate's run of the cell without a contradiction takes in, without meeting
+    /// a contradiction when there is one.
+    #[test]
+    fn an_off_run_is_its_partners_on_run_and_within_its_cells_other_runs() {
+        let g = cg();
+        let board = board_from_line(
+            "..3..6.8....1..2......7...4..9..8.6..3..4...1.7.2.....3....5.....5...6..98.....5.",
+        );
+        let links = Links::new(cand_count::<S81>());
+        let (mut off, mut on) = (Run::<S81>::new(), Run::<S81>::new());
+        let mut nest = Nest::<S81>::new();
+        let (mut partners, mut bounded, mut contradictions) = ([0; 2], 0, 0);
+        for (seed, level, y) in [(3, 0, true), (4, 0, false), (5, 0, true), (3, 2, true)] {
+            let board = thinned(&board, 40, &mut Xoshiro256PlusPlus::seed_from_u64(seed));
+            let src = Cands::from_board(g, &board);
+            nest.forget_all();
+            nest.prepare(g, &board);
+            let mode = Mode {
+                y,
+                dynamic: true,
+                level,
+            };
+            let mut run = |r: &mut Run<S81>, start: u16, start_on: bool| {
+                let mut budget = Budget::UNLIMITED;
+                let nest = (level > 0).then_some(&mut nest);
+                assert!(chain(
+                    g,
+                    r,
+                    &src,
+                    mode,
+                    &links,
+                    start,
+                    start_on,
+                    nest,
+                    &mut budget
+                ));
+                (r.on_planes, r.off_planes, r.contradiction.is_some())
+            };
+            for v in src.list() {
+                if level > 0 && off_partner(g, &src, v, y).is_none() {
+                    continue;
+                }
+                let got = run(&mut off, v, false);
+                contradictions += usize::from(got.2);
+                if let Some(p) = off_partner(g, &src, v, y) {
+                    let want = run(&mut on, p, true);
+                    // Equal sets when neither stops early; a contradiction in both.
+                    assert_eq!(got.2, want.2, "{v} off, {p} on");
+                    if !got.2 {
+                        assert_eq!((got.0, got.1), (want.0, want.1), "{v} off, {p} on");
+                    }
+                    partners[usize::from(level > 0)] += 1;
+                }
+                if level > 0 || !y {
+                    continue;
+                }
+                let c = cell_of(v);
+                for e in src.cells[c] {
+                    let w = cand_of(c, e.index());
+                    if w == v {
+                        continue;
+                    }
+                    let other = run(&mut on, w, true);
+                    if other.2 {
+                        continue;
+                    }
+                    assert!(!got.2, "{v} off meets a contradiction, {w} on does not");
+                    for d in 0..9 {
+                        assert!((got.0[d] - other.0[d]).is_empty(), "{v} off, {w} on");
+                        assert!((got.1[d] - other.1[d]).is_empty(), "{v} off, {w} on");
+                    }
+                    bounded += 1;
+                }
+            }
+        }
+        assert!(
+            partners[0] > 80 && partners[1] > 20 && bounded > 200,
+            "{partners:?} {bounded}"
+        );
         assert!(contradictions > 20, "{contradictions}");
     }
 }
