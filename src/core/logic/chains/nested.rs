@@ -757,52 +757,88 @@ fn x_wings<S: Size>(
     if digits == 0 {
         return 0;
     }
-    // Columns as base lines first, then rows.
-    for (o, cols) in [true, false].into_iter().enumerate() {
-        let line = |i: usize| {
-            if cols {
-                g.house_set(sys.cols[i] as usize)
-            } else {
-                g.house_set(sys.rows[i] as usize)
+    // Per orientation and base line, the digits with two places there. SE's order is
+    // columns as base lines first, then rows, then the pairs of lines in `combos` order
+    // (by the second line, then the first), then the digits.
+    let mut twos = [[0u16; 9]; 2];
+    for (t, masks) in twos.iter_mut().zip(&masks) {
+        for (d, lines) in masks.iter().enumerate() {
+            if digits & 1 << d == 0 {
+                continue;
             }
-        };
-        let cover_line = |i: usize| {
-            if cols {
-                g.house_set(sys.rows[i] as usize)
-            } else {
-                g.house_set(sys.cols[i] as usize)
+            for (i, m) in lines.iter().enumerate() {
+                if m.count_ones() == 2 {
+                    t[i] |= 1 << d;
+                }
             }
-        };
-        for &mask in combos(2) {
-            let i1 = mask.trailing_zeros() as usize;
-            let i2 = (mask & (mask - 1)).trailing_zeros() as usize;
-            for d in 0..9 {
-                if digits & 1 << d == 0 || removal_lines[o][d] & mask == 0 {
-                    continue;
+        }
+    }
+    for o in 0..2 {
+        for i2 in 1..9 {
+            if twos[o][i2] == 0 {
+                continue;
+            }
+            for i1 in 0..i2 {
+                let mut ds = twos[o][i1] & twos[o][i2];
+                while ds != 0 {
+                    let d = ds.trailing_zeros() as usize;
+                    ds &= ds - 1;
+                    if masks[o][d][i1] != masks[o][d][i2]
+                        || removal_lines[o][d] & (1 << i1 | 1 << i2) == 0
+                    {
+                        continue;
+                    }
+                    used += x_wing(
+                        g,
+                        sys,
+                        run,
+                        cur,
+                        removed_planes,
+                        o,
+                        i1,
+                        i2,
+                        masks[o][d][i1],
+                        d,
+                    );
                 }
-                // Two places in each base line, on the same two cross lines.
-                let cover = masks[o][d][i1];
-                if cover.count_ones() != 2 || masks[o][d][i2] != cover {
-                    continue;
-                }
-                let bases = line(i1) | line(i2);
-                let removed = removed_planes[d] & bases;
-                let plane = cur.planes[d];
-                let c1 = cover.trailing_zeros() as usize;
-                let c2 = (cover & (cover - 1)).trailing_zeros() as usize;
-                let covers = cover_line(c1) | cover_line(c2);
-                let elim = (plane & covers) - bases;
-                if elim.is_empty() {
-                    continue;
-                }
-                let parent_cells = removed - covers;
-                if parent_cells.is_empty() {
-                    continue;
-                }
-                add_digit_offs(run, d, elim, parent_cells, Technique::XWing);
-                used += 1;
             }
         }
     }
     used
+}
+
+/// The X-wing of digit `d` on base lines `i1` and `i2` (columns for `o` 0, rows for 1)
+/// whose places are on the cross lines of `cover`, if it removes something and needs a
+/// removal of the chain: added to `run`, 1; else 0.
+#[allow(clippy::too_many_arguments)]
+fn x_wing<S: Size>(
+    g: &Geometry<S>,
+    sys: &FishSystem<S>,
+    run: &mut Run<S>,
+    cur: &Cands<S>,
+    removed_planes: &[S::Set; 9],
+    o: usize,
+    i1: usize,
+    i2: usize,
+    cover: u16,
+    d: usize,
+) -> usize {
+    // Base lines and cross lines.
+    let (base, cross) = if o == 0 {
+        (&sys.cols, &sys.rows)
+    } else {
+        (&sys.rows, &sys.cols)
+    };
+    let line = |lines: &[u8; 9], i: usize| g.house_set(lines[i] as usize);
+    let bases = line(base, i1) | line(base, i2);
+    let c1 = cover.trailing_zeros() as usize;
+    let c2 = (cover & (cover - 1)).trailing_zeros() as usize;
+    let covers = line(cross, c1) | line(cross, c2);
+    let elim = (cur.planes[d] & covers) - bases;
+    let parent_cells = (removed_planes[d] & bases) - covers;
+    if elim.is_empty() || parent_cells.is_empty() {
+        return 0;
+    }
+    add_digit_offs(run, d, elim, parent_cells, Technique::XWing);
+    1
 }
