@@ -714,15 +714,10 @@ impl<'a, 'n, S: Size> Ctx<'a, 'n, S> {
         held: &mut u16,
         cache: &mut OutcomeCache<S>,
     ) -> Option<Outcome<S>> {
+        if let Some(o) = self.known(cand, cache) {
+            return Some(o);
+        }
         let i = cand as usize;
-        if let Some(sh) = self.shared
-            && sh.stamp[i] == sh.generation
-        {
-            return Some(sh.outs[i]);
-        }
-        if cache.stamp[i] == cache.generation {
-            return Some(cache.outs[i]);
-        }
         let o = if let Some(e) = self.earlier
             && let Some(o) = e.outcome(cand)
         {

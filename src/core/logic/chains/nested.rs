@@ -774,6 +774,13 @@ fn x_wings<S: Size>(
         }
     }
     for o in 0..2 {
+        // Base lines and cross lines.
+        let (base, cross) = if o == 0 {
+            (&sys.cols, &sys.rows)
+        } else {
+            (&sys.rows, &sys.cols)
+        };
+        let line = |lines: &[u8; 9], i: usize| g.house_set(lines[i] as usize);
         for i2 in 1..9 {
             if twos[o][i2] == 0 {
                 continue;
@@ -783,62 +790,25 @@ fn x_wings<S: Size>(
                 while ds != 0 {
                     let d = ds.trailing_zeros() as usize;
                     ds &= ds - 1;
-                    if masks[o][d][i1] != masks[o][d][i2]
-                        || removal_lines[o][d] & (1 << i1 | 1 << i2) == 0
-                    {
+                    // Two places in each base line, on the same two cross lines.
+                    let cover = masks[o][d][i1];
+                    if masks[o][d][i2] != cover || removal_lines[o][d] & (1 << i1 | 1 << i2) == 0 {
                         continue;
                     }
-                    used += x_wing(
-                        g,
-                        sys,
-                        run,
-                        cur,
-                        removed_planes,
-                        o,
-                        i1,
-                        i2,
-                        masks[o][d][i1],
-                        d,
-                    );
+                    let bases = line(base, i1) | line(base, i2);
+                    let c1 = cover.trailing_zeros() as usize;
+                    let c2 = (cover & (cover - 1)).trailing_zeros() as usize;
+                    let covers = line(cross, c1) | line(cross, c2);
+                    let elim = (cur.planes[d] & covers) - bases;
+                    let parent_cells = (removed_planes[d] & bases) - covers;
+                    if elim.is_empty() || parent_cells.is_empty() {
+                        continue;
+                    }
+                    add_digit_offs(run, d, elim, parent_cells, Technique::XWing);
+                    used += 1;
                 }
             }
         }
     }
     used
-}
-
-/// The X-wing of digit `d` on base lines `i1` and `i2` (columns for `o` 0, rows for 1)
-/// whose places are on the cross lines of `cover`, if it removes something and needs a
-/// removal of the chain: added to `run`, 1; else 0.
-#[allow(clippy::too_many_arguments)]
-fn x_wing<S: Size>(
-    g: &Geometry<S>,
-    sys: &FishSystem<S>,
-    run: &mut Run<S>,
-    cur: &Cands<S>,
-    removed_planes: &[S::Set; 9],
-    o: usize,
-    i1: usize,
-    i2: usize,
-    cover: u16,
-    d: usize,
-) -> usize {
-    // Base lines and cross lines.
-    let (base, cross) = if o == 0 {
-        (&sys.cols, &sys.rows)
-    } else {
-        (&sys.rows, &sys.cols)
-    };
-    let line = |lines: &[u8; 9], i: usize| g.house_set(lines[i] as usize);
-    let bases = line(base, i1) | line(base, i2);
-    let c1 = cover.trailing_zeros() as usize;
-    let c2 = (cover & (cover - 1)).trailing_zeros() as usize;
-    let covers = line(cross, c1) | line(cross, c2);
-    let elim = (cur.planes[d] & covers) - bases;
-    let parent_cells = (removed_planes[d] & bases) - covers;
-    if elim.is_empty() || parent_cells.is_empty() {
-        return 0;
-    }
-    add_digit_offs(run, d, elim, parent_cells, Technique::XWing);
-    1
 }
