@@ -592,23 +592,26 @@ impl<'a, S: Size> Earlier<'a, S> {
         }
     }
 
-    /// The outcome of the run of `cand` on the present grid, when the earlier one tells.
+    /// Writes to `out` the outcome of the run of `cand` on the present grid, when the
+    /// earlier one tells; false when it does not.
     #[inline]
-    fn outcome(&self, cand: u16) -> Option<Outcome<S>> {
+    fn outcome_into(&self, cand: u16, out: &mut Outcome<S>) -> bool {
         let i = cand as usize;
         if self.cache.stamp[i] != self.cache.generation {
-            return None;
+            return false;
         }
-        let mut o = self.cache.outs[i];
+        let o = &self.cache.outs[i];
         for d in 0..9 {
             if !((o.on[d] | o.off[d]) & self.changed[d]).is_empty() {
-                return None;
+                return false;
             }
         }
-        for (off, r) in o.off.iter_mut().zip(&self.removed) {
-            *off = *off - *r;
+        for d in 0..9 {
+            out.on[d] = o.on[d];
+            out.off[d] = o.off[d] - self.removed[d];
         }
-        Some(o)
+        out.contradiction = o.contradiction;
+        true
     }
 }
 
@@ -714,59 +717,95 @@ impl<'a, 'n, S: Size> Ctx<'a, 'n, S> {
         held: &mut u16,
         cache: &mut OutcomeCache<S>,
     ) -> Option<Outcome<S>> {
-        if let Some(o) = self.known(cand, cache) {
-            return Some(o);
-        }
+        self.outcome_ref(cand, buf, held, cache).copied()
+    }
+
+    /// [`Ctx::outcome`], borrowed from where it is kept (no copy: most look-ups are hits).
+    fn outcome_ref<'c>(
+        &mut self,
+        cand: u16,
+        buf: &mut Run<S>,
+        held: &mut u16,
+        cache: &'c mut OutcomeCache<S>,
+    ) -> Option<&'c Outcome<S>>
+    where
+        'a: 'c,
+    {
         let i = cand as usize;
-        let o = if let Some(e) = self.earlier
-            && let Some(o) = e.outcome(cand)
+        if let Some(sh) = self.shared
+            && sh.stamp[i] == sh.generation
+        {
+            return Some(&sh.outs[i]);
+        }
+        if cache.stamp[i] != cache.generation && !self.work_out(cand, buf, held, cache) {
+            return None;
+        }
+        Some(&cache.outs[i])
+    }
+
+    /// Works out the outcome of the run of `cand` assumed on into `cache` (not there yet).
+    /// False when the budget ran out.
+    fn work_out(
+        &mut self,
+        cand: u16,
+        buf: &mut Run<S>,
+        held: &mut u16,
+        cache: &mut OutcomeCache<S>,
+    ) -> bool {
+        let i = cand as usize;
+        if let Some(e) = self.earlier
+            && e.outcome_into(cand, &mut cache.outs[i])
         {
             if self.keeps_runs() {
                 cache.keep_from(i, e.cache);
             }
-            Some(o)
-        } else if self.mode.dynamic || self.mode.level > 0 {
-            None
         } else {
-            // A static run: its closure, from those already known.
-            let o = closure(
-                self.g,
-                self.src,
-                self.mode.y,
-                self.links,
-                cand,
-                cache,
-                self.stack,
-            );
-            if !self.budget.charge(o.1 / 2 + 2) {
-                return None;
-            }
-            Some(o.0).filter(|o| !o.contradiction)
-        };
-        let o = match o {
-            Some(o) => o,
-            None => {
+            let closed = if self.mode.dynamic || self.mode.level > 0 {
+                false
+            } else {
+                // A static run: its closure, from those already known.
+                let (o, work) = closure(
+                    self.g,
+                    self.src,
+                    self.mode.y,
+                    self.links,
+                    cand,
+                    cache,
+                    self.stack,
+                );
+                if !self.budget.charge(work / 2 + 2) {
+                    return false;
+                }
+                let ok = !o.contradiction;
+                if ok {
+                    cache.outs[i] = o;
+                }
+                ok
+            };
+            if !closed {
                 // A contradiction stops a run where SE's order meets it: run it.
                 if !self.exact(cand, buf, held, cache) {
-                    return None;
+                    return false;
                 }
                 if self.keeps_runs() {
                     cache.keep_run(i, buf);
                 }
-                Outcome::of(buf)
+                cache.outs[i] = Outcome::of(buf);
             }
-        };
-        cache.outs[i] = o;
+        }
         cache.stamp[i] = cache.generation;
-        Some(o)
+        true
     }
 
     /// The outcome of the run of `cand` assumed on, if already worked out.
-    fn known(&self, cand: u16, cache: &OutcomeCache<S>) -> Option<Outcome<S>> {
+    fn known<'c>(&self, cand: u16, cache: &'c OutcomeCache<S>) -> Option<&'c Outcome<S>>
+    where
+        'a: 'c,
+    {
         let i = cand as usize;
         match self.shared {
-            Some(sh) if sh.stamp[i] == sh.generation => Some(sh.outs[i]),
-            _ => (cache.stamp[i] == cache.generation).then(|| cache.outs[i]),
+            Some(sh) if sh.stamp[i] == sh.generation => Some(&sh.outs[i]),
+            _ => (cache.stamp[i] == cache.generation).then(|| &cache.outs[i]),
         }
     }
 
@@ -926,15 +965,16 @@ pub(crate) fn search<S: Size>(
         let mut cell_off = [S::Set::EMPTY; 9];
         // The "on" outcomes of the cell's candidates, worked out first where they tell
         // which "off" runs can give nothing ([`off_run_needed`]).
-        let mut ons = [None; 9];
-        if spec.dynamic && mode.y && mode.level == 0 {
+        let ons_first = spec.dynamic && mode.y && mode.level == 0;
+        if ons_first {
             for (vi, v) in cs.iter().enumerate() {
                 let start = cand_of(c, v.index());
-                let Some(o) = cx.outcome(start, &mut value_runs[vi], &mut held_values[vi], cache)
-                else {
+                if cx
+                    .outcome_ref(start, &mut value_runs[vi], &mut held_values[vi], cache)
+                    .is_none()
+                {
                     return false;
-                };
-                ons[vi] = Some(o);
+                }
             }
         }
         for (vi, v) in cs.iter().enumerate() {
@@ -963,7 +1003,7 @@ pub(crate) fn search<S: Size>(
                     Some(p) if card == 2 && mode.y => {
                         let wi = 1 - vi;
                         let Some(o) =
-                            cx.outcome(p, &mut value_runs[wi], &mut held_values[wi], cache)
+                            cx.outcome_ref(p, &mut value_runs[wi], &mut held_values[wi], cache)
                         else {
                             return false;
                         };
@@ -971,7 +1011,7 @@ pub(crate) fn search<S: Size>(
                     }
                     Some(p) if mode.level == 0 => {
                         let mut held = u16::MAX;
-                        let Some(o) = cx.outcome(p, off_run, &mut held, cache) else {
+                        let Some(o) = cx.outcome_ref(p, off_run, &mut held, cache) else {
                             return false;
                         };
                         Some(o)
@@ -984,7 +1024,15 @@ pub(crate) fn search<S: Size>(
                         p.contradiction
                             || double && (meets(&o_on.on, &p.on) || meets(&o_on.off, &p.off))
                     }
-                    None => off_run_needed(&ons[..card as usize], vi, double),
+                    None => {
+                        let mut ons = [None; 9];
+                        if ons_first {
+                            for (w, x) in cs.iter().enumerate() {
+                                ons[w] = cx.known(cand_of(c, x.index()), cache);
+                            }
+                        }
+                        off_run_needed(&ons[..card as usize], vi, double)
+                    }
                 };
                 if off_ran {
                     if !chain(
@@ -1223,7 +1271,7 @@ fn off_partner<S: Size>(g: &Geometry<S>, src: &Cands<S>, start: u16, y: bool) ->
 /// for every other candidate `w` of the cell: so "`v` off" takes in only potentials that
 /// every such `w`'s run without a contradiction takes in, and meets no contradiction when
 /// there is one.
-fn off_run_needed<S: Size>(ons: &[Option<Outcome<S>>], vi: usize, double: bool) -> bool {
+fn off_run_needed<S: Size>(ons: &[Option<&Outcome<S>>], vi: usize, double: bool) -> bool {
     let Some(mine) = ons.get(vi).copied().flatten() else {
         return true;
     };
@@ -1237,7 +1285,7 @@ fn off_run_needed<S: Size>(ons: &[Option<Outcome<S>>], vi: usize, double: bool) 
             continue;
         }
         match &mut bound {
-            None => bound = Some(*o),
+            None => bound = Some(**o),
             Some(b) => {
                 and_with(&mut b.on, &o.on);
                 and_with(&mut b.off, &o.off);
@@ -1333,7 +1381,7 @@ fn regions<S: Size>(
                 continue;
             }
             let start = cand_of(x.index(), d);
-            let Some(o) = cx.outcome(start, &mut region_runs[m], &mut held_regions[m], cache)
+            let Some(o) = cx.outcome_ref(start, &mut region_runs[m], &mut held_regions[m], cache)
             else {
                 return false;
             };
