@@ -216,6 +216,8 @@ pub trait CandBits: Elem + Hash {
     fn none(&self) -> bool;
     /// The candidates in increasing order.
     fn cands(&self) -> impl Iterator<Item = u16> + '_;
+    /// Adds every candidate of `other`.
+    fn union_with(&mut self, other: &Self);
 }
 
 impl<const W: usize> CandBits for CandSet<W> {
@@ -234,6 +236,12 @@ impl<const W: usize> CandBits for CandSet<W> {
     }
     fn cands(&self) -> impl Iterator<Item = u16> + '_ {
         self.iter()
+    }
+    #[inline]
+    fn union_with(&mut self, other: &Self) {
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a |= *b;
+        }
     }
 }
 

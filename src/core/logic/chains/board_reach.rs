@@ -28,8 +28,8 @@
 //! the nested searches record again, with one full first-level search, when they move to
 //! a board that did not come from it.
 
-use super::potentials::{Cands, Links, cand_count};
-use crate::core::geometry::{CellBits, Geometry, Size};
+use super::potentials::{Cands, Links, cand_count, cand_of};
+use crate::core::geometry::{CandBits, CellBits, Geometry, Size};
 
 /// A board's links of one pass, its candidates whose "off" implies nothing, and the
 /// candidates whose links changed since.
@@ -68,6 +68,18 @@ pub(crate) struct BoardReach<S: Size> {
     links_kept: [bool; 3],
     /// Whether the recording search kept its links, per pass.
     kept_now: [bool; 3],
+    /// Per pass: the index of `read` turned around (for each candidate, the starts whose
+    /// search read it), built once the board's reads serve a second search, when valid.
+    readers: [Vec<S::Cands>; 3],
+    readers_valid: [bool; 3],
+    /// Per pass: the searches that asked what is unchanged since the board was recorded.
+    uses: [u32; 3],
+    /// Per pass, with `readers`: the starts whose search may read something changed (or
+    /// that were not recorded), for the search under way.
+    affected: S::Cands,
+    use_affected: bool,
+    /// Per pass, with `readers`: the starts whose read set is recorded.
+    recorded: [S::Cands; 3],
 }
 
 impl<S: Size> BoardReach<S> {
@@ -93,6 +105,12 @@ impl<S: Size> BoardReach<S> {
             },
             links_kept: [false; 3],
             kept_now: [false; 3],
+            readers: [(); 3].map(|_| Vec::new()),
+            readers_valid: [false; 3],
+            uses: [0; 3],
+            affected: S::Cands::NONE,
+            use_affected: false,
+            recorded: [S::Cands::NONE; 3],
         }
     }
 
@@ -130,7 +148,11 @@ impl<S: Size> BoardReach<S> {
         let from = self.board.is_some_and(|b| came_from(cur, &b));
         self.skip = self.quiet.map(|q| q && from);
         self.record = record;
+        self.use_affected = false;
         if record {
+            // The read sets change: the index of them is built again when needed.
+            self.readers_valid = [false; 3];
+            self.uses = [0; 3];
             // The links kept are the old board's until the search ends.
             self.kept_now = [false; 3];
             self.quiet_now = [false; 3];
@@ -181,9 +203,54 @@ impl<S: Size> BoardReach<S> {
         y: bool,
         x: bool,
     ) {
+        self.use_affected = false;
         if let Some(board) = self.board.filter(|_| self.skip[pass]) {
             self.changed = changed_links(g, &board, cur, y, x);
+            if self.record {
+                return;
+            }
+            // Searches that do not record read the recorded sets many times over (the
+            // nested ones, hundreds of times per board): from the second on, the starts
+            // that read a changed candidate come from the index of who read what.
+            self.uses[pass] = self.uses[pass].saturating_add(1);
+            if !self.readers_valid[pass] && self.uses[pass] < 2 {
+                return;
+            }
+            if !self.readers_valid[pass] {
+                self.index_readers(pass);
+            }
+            let mut affected = S::Cands::NONE;
+            for (d, ch) in self.changed.iter().enumerate() {
+                for cell in *ch {
+                    affected.union_with(&self.readers[pass][usize::from(cand_of(cell.index(), d))]);
+                }
+            }
+            self.affected = affected;
+            self.use_affected = true;
         }
+    }
+
+    /// Builds the index of pass `pass`'s read sets: for each candidate, the starts whose
+    /// search read it.
+    fn index_readers(&mut self, pass: usize) {
+        let n = cand_count::<S>();
+        let readers = &mut self.readers[pass];
+        readers.clear();
+        readers.resize(n, S::Cands::NONE);
+        let mut recorded = S::Cands::NONE;
+        for (s, read) in self.read[pass].iter().enumerate() {
+            if !self.started[pass][s] {
+                continue;
+            }
+            recorded.set(s as u16);
+            for (d, r) in read.iter().enumerate() {
+                for cell in *r {
+                    readers[usize::from(cand_of(cell.index(), d))].set(s as u16);
+                }
+            }
+        }
+        self.recorded[pass] = recorded;
+        self.readers_valid[pass] = true;
     }
 
     /// True while recording.
@@ -211,6 +278,15 @@ impl<S: Size> BoardReach<S> {
     /// it finds nothing, and its read set stays what it was.
     #[inline]
     pub(crate) fn unchanged(&self, pass: usize, start: u16) -> bool {
+        if self.use_affected {
+            return self.skip[pass] && self.recorded[pass].has(start) && !self.affected.has(start);
+        }
+        self.reads_unchanged(pass, start)
+    }
+
+    /// [`BoardReach::unchanged`], from the read set of `start` itself.
+    #[inline]
+    fn reads_unchanged(&self, pass: usize, start: u16) -> bool {
         let s = usize::from(start);
         self.skip[pass]
             && self.started[pass][s]
@@ -279,12 +355,70 @@ pub(crate) fn changed_links<S: Size>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::CellSet;
     use crate::core::geometry::S81;
     use crate::core::index::Cell;
     use crate::core::logic::chains::potentials::Links;
     use crate::core::logic::testutil::{board_from_line, cg, thinned};
     use rand::{RngExt, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
+
+    #[test]
+    fn the_index_of_who_read_what_skips_what_the_read_sets_skip() {
+        let line =
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+        let board = board_from_line(line);
+        let b = Cands::from_board(cg(), &board);
+        let n = cand_count::<S81>();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut reach = BoardReach::<S81>::new(false);
+        reach.board = Some(b.planes);
+        reach.quiet = [true; 3];
+        for pass in 0..3 {
+            for s in 0..n {
+                if rng.random_range(0..10) < 3 {
+                    continue;
+                }
+                for (d, r) in reach.read[pass][s].iter_mut().enumerate() {
+                    *r = CellSet::EMPTY;
+                    for cell in b.planes[d] {
+                        if rng.random_range(0..40) == 0 {
+                            r.insert(cell);
+                        }
+                    }
+                }
+                reach.started[pass][s] = true;
+            }
+        }
+        let (mut kept, mut searched) = (0, 0);
+        for _ in 0..40 {
+            let next = thinned(&board, rng.random_range(1..6), &mut rng);
+            let cur = Cands::from_board(cg(), &next);
+            reach.begin(&cur, false);
+            for (pass, (y, x)) in [(false, true), (true, false), (true, true)]
+                .into_iter()
+                .enumerate()
+            {
+                for _ in 0..2 {
+                    reach.pass_start(cg(), &cur, pass, y, x);
+                }
+                assert!(reach.use_affected, "the second search uses the index");
+                for s in 0..n as u16 {
+                    let plain = reach.reads_unchanged(pass, s);
+                    assert_eq!(reach.unchanged(pass, s), plain, "pass {pass}, start {s}");
+                    if plain {
+                        kept += 1;
+                    } else {
+                        searched += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            kept > 1000 && searched > 1000,
+            "{kept} skipped, {searched} searched"
+        );
+    }
 
     #[test]
     fn every_candidate_whose_links_change_is_noted() {
