@@ -855,44 +855,66 @@ fn closure<S: Size>(
         work += 1;
         let (c, d) = (cell_of(p), digit_of(p));
         let cell = Cell::from_index(c);
-        // The "off" potentials it implies and has not met yet.
-        let mut offs = [S::Set::EMPTY; 9];
+        // The "off" potentials it implies and has not met yet, taken in digit order: the
+        // cell's other candidates below `d`, the digit's places among the peers, the
+        // cell's other candidates above `d`.
+        let mut others = 0u16;
         if y {
             for e in src.cells[c] {
                 let e = e.index();
                 if e != d && !o.off[e].contains(cell) {
-                    offs[e].insert(cell);
+                    others |= 1 << e;
                 }
             }
         }
-        offs[d] |= (src.planes[d] & g.peers(cell)) - o.off[d];
-        for (e, set) in offs.iter().enumerate() {
-            o.off[e] |= *set;
-            for x in *set {
-                work += 1;
-                for imp in links.get(cand_of(x.index(), e)) {
-                    let (qc, qd) = (cell_of(imp.cand), digit_of(imp.cand));
-                    let qcell = Cell::from_index(qc);
-                    if o.on[qd].contains(qcell) {
-                        continue;
-                    }
-                    let i = imp.cand as usize;
-                    if cache.stamp[i] == cache.generation && !cache.outs[i].contradiction {
-                        let k = &cache.outs[i];
-                        for d2 in 0..9 {
-                            o.on[d2] |= k.on[d2];
-                            o.off[d2] |= k.off[d2];
-                        }
-                    } else {
-                        o.on[qd].insert(qcell);
-                        stack.push(imp.cand);
-                    }
-                }
-            }
+        let peers = (src.planes[d] & g.peers(cell)) - o.off[d];
+        let below = others & ((1 << d) - 1);
+        for e in DigitSet::from_bits(below) {
+            o.off[e.index()].insert(cell);
+            take_off(cand_of(c, e.index()), links, cache, &mut o, stack);
         }
+        o.off[d] |= peers;
+        for x in peers {
+            take_off(cand_of(x.index(), d), links, cache, &mut o, stack);
+        }
+        for e in DigitSet::from_bits(others & !below) {
+            o.off[e.index()].insert(cell);
+            take_off(cand_of(c, e.index()), links, cache, &mut o, stack);
+        }
+        work += u64::from(others.count_ones()) + peers.len() as u64;
     }
     o.contradiction = meets(&o.on, &o.off);
     (o, work)
+}
+
+/// [`closure`]: takes in what the "off" potential `q` implies, or the closure of a run
+/// already known where it reaches one.
+#[inline(always)]
+fn take_off<S: Size>(
+    q: u16,
+    links: &Links,
+    cache: &OutcomeCache<S>,
+    o: &mut Outcome<S>,
+    stack: &mut Vec<u16>,
+) {
+    for imp in links.get(q) {
+        let (qc, qd) = (cell_of(imp.cand), digit_of(imp.cand));
+        let qcell = Cell::from_index(qc);
+        if o.on[qd].contains(qcell) {
+            continue;
+        }
+        let i = imp.cand as usize;
+        if cache.stamp[i] == cache.generation && !cache.outs[i].contradiction {
+            let k = &cache.outs[i];
+            for d2 in 0..9 {
+                o.on[d2] |= k.on[d2];
+                o.off[d2] |= k.off[d2];
+            }
+        } else {
+            o.on[qd].insert(qcell);
+            stack.push(imp.cand);
+        }
+    }
 }
 
 /// True when the two sets of planes share a candidate.
