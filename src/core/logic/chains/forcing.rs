@@ -278,6 +278,17 @@ fn and_with<T: CellBits>(a: &mut [T; 9], b: &[T; 9]) {
     }
 }
 
+/// [`and_with`], and whether anything is left in `a`.
+#[inline]
+fn and_left<T: CellBits>(a: &mut [T; 9], b: &[T; 9]) -> bool {
+    let mut left = T::EMPTY;
+    for (x, y) in a.iter_mut().zip(b) {
+        *x &= *y;
+        left |= *x;
+    }
+    !left.is_empty()
+}
+
 /// True when no plane holds a cell.
 #[inline]
 fn is_empty<T: CellBits>(a: &[T; 9]) -> bool {
@@ -1398,6 +1409,7 @@ fn regions<S: Size>(
         let mut on_int = o_on.on;
         let mut off_int = o_on.off;
         let mut m = 0;
+        let mut left = true;
         for x in pos {
             if x == me {
                 continue;
@@ -1407,14 +1419,13 @@ fn regions<S: Size>(
             else {
                 return false;
             };
-            and_with(&mut on_int, &o.on);
-            and_with(&mut off_int, &o.off);
+            left = and_left(&mut on_int, &o.on) | and_left(&mut off_int, &o.off);
             m += 1;
-            if is_empty(&on_int) && is_empty(&off_int) {
+            if !left {
                 break;
             }
         }
-        if is_empty(&on_int) && is_empty(&off_int) {
+        if !left {
             continue;
         }
         // A hint: the full runs are needed.
