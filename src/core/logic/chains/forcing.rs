@@ -397,7 +397,8 @@ fn offer<S: Size>(
         return;
     };
     let difficulty = spec.base + length_bonus(cx.saturating_sub(2));
-    if !sink.wants(difficulty, cx, sort_key) {
+    if !sink.wants(difficulty, cx, sort_key) || !sink.first_for(cand, on, difficulty, cx, sort_key)
+    {
         return;
     }
     let mut hint = Hint::<S>::new(technique, difficulty, cx, sort_key);

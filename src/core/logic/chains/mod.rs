@@ -201,10 +201,18 @@ pub(crate) struct Sink<S: Size> {
     trace: Option<ChainTrace>,
     /// The chains of each collected hint (collect mode, tracing), parallel to `all`.
     pub(crate) traces: Vec<ChainTrace>,
+    /// Collecting for a nested search: per result (candidate, on or off), the best
+    /// (difficulty, complexity, sort key) of the hints offered with it so far, valid where
+    /// the stamp is `collected` ([`Sink::first_for`]).
+    firsts: Vec<(u32, Tenths, u32, u8)>,
+    collected: u32,
+    /// Tests: make every hint, also those [`Sink::first_for`] would spare.
+    #[cfg(test)]
+    pub(crate) make_all: bool,
 }
 
 impl<S: Size> Sink<S> {
-    fn new() -> Sink<S> {
+    pub(crate) fn new() -> Sink<S> {
         Sink {
             collect: false,
             ctx: None,
@@ -214,6 +222,10 @@ impl<S: Size> Sink<S> {
             tracing: false,
             trace: None,
             traces: Vec::new(),
+            firsts: Vec::new(),
+            collected: 0,
+            #[cfg(test)]
+            make_all: false,
         }
     }
 
@@ -230,6 +242,11 @@ impl<S: Size> Sink<S> {
 
     /// Collect-all mode, with `ctx` the outer chain's starting grid (for rule parents).
     pub(crate) fn reset_collect(&mut self, ctx: &Cands<S>) {
+        self.collected = self.collected.wrapping_add(1);
+        if self.collected == 0 {
+            self.firsts.iter_mut().for_each(|f| f.0 = 0);
+            self.collected = 1;
+        }
         self.collect = true;
         self.ctx = Some(*ctx);
         self.best = None;
@@ -322,6 +339,39 @@ impl<S: Size> Sink<S> {
     /// Offers a hint: kept if it beats the best so far (or always, when collecting). A
     /// hint without a generation gets the next one. True when it was kept.
     #[inline]
+    /// Collecting for a nested search: false when a hint with the same result (`cand` on
+    /// or off), offered before, sorts no later than one with this difficulty, complexity
+    /// and sort key would. Such a hint has the same removals as that one and comes after
+    /// it, so the nested search drops it ([`nested`]'s hints count once per removals):
+    /// it need not be made. True otherwise, noting the key.
+    pub(crate) fn first_for(
+        &mut self,
+        cand: u16,
+        on: bool,
+        difficulty: Tenths,
+        complexity: u32,
+        sort_key: u8,
+    ) -> bool {
+        #[cfg(test)]
+        if self.make_all {
+            return true;
+        }
+        if !self.collect || self.ctx.is_none() {
+            return true;
+        }
+        let i = usize::from(cand) * 2 + usize::from(on);
+        if self.firsts.len() <= i {
+            self.firsts
+                .resize(2 * cand_count::<S>().max(i / 2 + 1), (0, 0, 0, 0));
+        }
+        let f = &mut self.firsts[i];
+        if f.0 == self.collected && (f.1, f.2, f.3) <= (difficulty, complexity, sort_key) {
+            return false;
+        }
+        *f = (self.collected, difficulty, complexity, sort_key);
+        true
+    }
+
     pub(crate) fn offer(&mut self, h: &Hint<S>) -> bool {
         let generation = if h.generation == 0 {
             self.next += 1;
