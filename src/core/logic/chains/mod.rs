@@ -336,9 +336,6 @@ impl<S: Size> Sink<S> {
         strict.max(same.min(threshold(allowed).saturating_add(2)))
     }
 
-    /// Offers a hint: kept if it beats the best so far (or always, when collecting). A
-    /// hint without a generation gets the next one. True when it was kept.
-    #[inline]
     /// Collecting for a nested search: false when a hint with the same result (`cand` on
     /// or off), offered before, sorts no later than one with this difficulty, complexity
     /// and sort key would. Such a hint has the same removals as that one and comes after
@@ -372,6 +369,9 @@ impl<S: Size> Sink<S> {
         true
     }
 
+    /// Offers a hint: kept if it beats the best so far (or always, when collecting). A
+    /// hint without a generation gets the next one. True when it was kept.
+    #[inline]
     pub(crate) fn offer(&mut self, h: &Hint<S>) -> bool {
         let generation = if h.generation == 0 {
             self.next += 1;
