@@ -74,9 +74,10 @@ pub(crate) struct BoardReach<S: Size> {
     readers_valid: [bool; 3],
     /// Per pass: the searches that asked what is unchanged since the board was recorded.
     uses: [u32; 3],
-    /// Per pass, with `readers`: the starts whose search may read something changed (or
-    /// that were not recorded), for the search under way.
+    /// With `readers`, for the pass under way: the starts whose search read a candidate
+    /// that changed since the board.
     affected: S::Cands,
+    /// True when `affected` (and `recorded`) tell what is unchanged in the pass under way.
     use_affected: bool,
     /// Per pass, with `readers`: the starts whose read set is recorded.
     recorded: [S::Cands; 3],
