@@ -28,16 +28,23 @@
 //! the nested searches record again, with one full first-level search, when they move to
 //! a board that did not come from it.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use super::potentials::{Cands, Links, cand_count, cand_of};
 use crate::core::geometry::{CandBits, CellBits, Geometry, Size};
 
-/// A board's links of one pass, its candidates whose "off" implies nothing, and the
-/// candidates whose links changed since.
+/// A board's links of one pass, a number naming that copy of them (no other copy kept
+/// by any search has it), its candidates whose "off" implies nothing, and the candidates
+/// whose links changed since.
 pub(crate) type BoardLinks<'a, S> = (
     &'a Links,
+    u64,
     &'a [<S as Size>::Set; 9],
     &'a [<S as Size>::Set; 9],
 );
+
+/// The number of the last copy of a board's links kept, by any search.
+static LINKS_KEPT: AtomicU64 = AtomicU64::new(0);
 
 /// The first chaining level's reach on one board: per pass, what the search from each
 /// starting candidate read.
@@ -61,9 +68,10 @@ pub(crate) struct BoardReach<S: Size> {
     started: [Vec<bool>; 3],
     /// The current pass's changed candidates (skipping searches).
     changed: [S::Set; 9],
-    /// Per pass, when kept: the board's links and its candidates whose "off" implies
-    /// nothing, so that a search skipping starts works out only the changed links.
-    links: Vec<(Links, [S::Set; 9])>,
+    /// Per pass, when kept: the board's links, the number of that copy and its
+    /// candidates whose "off" implies nothing, so that a search skipping starts works out
+    /// only the changed links.
+    links: Vec<(Links, u64, [S::Set; 9])>,
     /// Whether `links` holds the board's, per pass.
     links_kept: [bool; 3],
     /// Whether the recording search kept its links, per pass.
@@ -99,7 +107,7 @@ impl<S: Size> BoardReach<S> {
             changed: [S::Set::EMPTY; 9],
             links: if keep_links {
                 (0..3)
-                    .map(|_| (Links::new(n), [S::Set::EMPTY; 9]))
+                    .map(|_| (Links::new(n), 0, [S::Set::EMPTY; 9]))
                     .collect()
             } else {
                 Vec::new()
@@ -118,11 +126,11 @@ impl<S: Size> BoardReach<S> {
     /// The board's links of pass `pass`, its candidates without links and the changed
     /// candidates, when kept and the search skips.
     pub(crate) fn board_links(&self, pass: usize) -> Option<BoardLinks<'_, S>> {
-        let (links, dead) = self
+        let (links, number, dead) = self
             .links
             .get(pass)
             .filter(|_| self.skip[pass] && self.links_kept[pass])?;
-        Some((links, dead, &self.changed))
+        Some((links, *number, dead, &self.changed))
     }
 
     /// Keeps the links of pass `pass` of the grid searched (recording, when links are
@@ -131,8 +139,9 @@ impl<S: Size> BoardReach<S> {
         if self.record
             && let Some(k) = self.links.get_mut(pass)
         {
-            k.0.clone_from(links);
-            k.1 = *dead;
+            k.0.copy_from(links);
+            k.1 = LINKS_KEPT.fetch_add(1, Ordering::Relaxed) + 1;
+            k.2 = *dead;
             self.kept_now[pass] = true;
         }
     }

@@ -94,12 +94,27 @@ pub(crate) struct CycleScratch<S: Size> {
     plane_hints: PlaneHints<S>,
     /// The hints an X pass found, being kept.
     found_hints: Vec<Hint<S>>,
+    /// Per pass: a copy of a board's links patched for the grid last searched from them
+    /// (see [`CycleScratch::build_links_from`]). The pass of `active` has its copy in
+    /// `links` (and `links`' own room in its place).
+    patched: Vec<PatchedLinks<S>>,
+    active: Option<usize>,
 }
 
 impl<S: Size> Default for CycleScratch<S> {
     fn default() -> Self {
         CycleScratch::new()
     }
+}
+
+/// A copy of a board's links, patched for a grid derived from that board.
+#[derive(Clone, Debug)]
+struct PatchedLinks<S: Size> {
+    links: Links,
+    /// The number of the board's copy of links it came from (0: none yet).
+    from: u64,
+    /// The candidates whose entries may differ from the board's.
+    patched: [S::Set; 9],
 }
 
 /// The "off" potentials an "on" one implies, as sets (see
@@ -162,6 +177,14 @@ impl<S: Size> CycleScratch<S> {
             read_cells: S::Set::EMPTY,
             plane_hints: PlaneHints::default(),
             found_hints: Vec::new(),
+            patched: (0..PASSES.len())
+                .map(|_| PatchedLinks {
+                    links: Links::new(0),
+                    from: 0,
+                    patched: [S::Set::EMPTY; 9],
+                })
+                .collect(),
+            active: None,
         }
     }
 
@@ -212,6 +235,7 @@ impl<S: Size> CycleScratch<S> {
     /// nothing.
     fn build_links(&mut self, g: &Geometry<S>, cur: &Cands<S>, y: bool, x: bool) {
         self.reset();
+        self.park_links();
         self.links.build(g, cur, y, x);
         self.dead_planes = [S::Set::EMPTY; 9];
         for c in 0..S::CELLS {
@@ -228,9 +252,19 @@ impl<S: Size> CycleScratch<S> {
         self.off_planes = self.dead_planes;
     }
 
-    /// [`CycleScratch::build_links`] from the links of a board `cur` came from (`base`,
-    /// with `base_dead` its candidates whose "off" implies nothing): only the candidates
-    /// of `changed` (a superset of those whose links differ) are worked out again.
+    /// Puts the links of the active pass's patched copy back in their place.
+    fn park_links(&mut self) {
+        if let Some(p) = self.active.take() {
+            std::mem::swap(&mut self.links, &mut self.patched[p].links);
+        }
+    }
+
+    /// [`CycleScratch::build_links`] for pass `pass` from the links of a board `cur` came
+    /// from (`base`, copy number `number`, with `base_dead` its candidates whose "off"
+    /// implies nothing): only the candidates of `changed` (a superset of those whose links
+    /// differ) are worked out again. The pass's patched copy of those links serves again
+    /// (the nested searches run hundreds of times per board): only the entries patched for
+    /// the grid before are copied back from the board's.
     #[allow(clippy::too_many_arguments)]
     fn build_links_from(
         &mut self,
@@ -238,12 +272,27 @@ impl<S: Size> CycleScratch<S> {
         cur: &Cands<S>,
         y: bool,
         x: bool,
-        base: &Links,
+        pass: usize,
+        (base, number): (&Links, u64),
         base_dead: &[S::Set; 9],
         changed: &[S::Set; 9],
     ) {
         self.reset();
-        self.links.clone_from(base);
+        self.park_links();
+        let k = &mut self.patched[pass];
+        if k.from == number {
+            for (d, (was, now)) in k.patched.iter().zip(changed).enumerate() {
+                for cell in *was - *now {
+                    k.links.copy_entry(base, cand_of(cell.index(), d));
+                }
+            }
+        } else {
+            k.links.copy_from(base);
+            k.from = number;
+        }
+        k.patched = *changed;
+        std::mem::swap(&mut self.links, &mut k.links);
+        self.active = Some(pass);
         for d in 0..9 {
             self.dead_planes[d] = (base_dead[d] & cur.planes[d]) - changed[d];
             for cell in changed[d] {
@@ -688,8 +737,8 @@ pub(crate) fn search<S: Size>(
             Some(r) => {
                 r.pass_start(g, cur, pi, y, x);
                 match r.board_links(pi) {
-                    Some((links, dead, changed)) => {
-                        sc.build_links_from(g, cur, y, x, links, dead, changed)
+                    Some((links, number, dead, changed)) => {
+                        sc.build_links_from(g, cur, y, x, pi, (links, number), dead, changed)
                     }
                     None => sc.build_links(g, cur, y, x),
                 }
@@ -1048,11 +1097,23 @@ mod tests {
         for _ in 0..200 {
             let next = thinned(&board, rng.random_range(1..10), &mut rng);
             let cur = Cands::from_board(cg(), &next);
-            for (y, x) in PASSES {
+            for (pi, (y, x)) in PASSES.into_iter().enumerate() {
                 fresh.build_links(cg(), &b, y, x);
                 let (base, base_dead) = (fresh.links.clone(), fresh.dead_planes);
                 let changed = changed_links(cg(), &b.planes, &cur, y, x);
-                derived.build_links_from(cg(), &cur, y, x, &base, &base_dead, &changed);
+                // The board's links of each pass are the same each time: the patched
+                // copy of the grid before serves again.
+                let number = pi as u64 + 1;
+                derived.build_links_from(
+                    cg(),
+                    &cur,
+                    y,
+                    x,
+                    pi,
+                    (&base, number),
+                    &base_dead,
+                    &changed,
+                );
                 fresh.build_links(cg(), &cur, y, x);
                 assert_eq!(fresh.dead_planes, derived.dead_planes);
                 assert_eq!(fresh.dead_cells, derived.dead_cells);

@@ -850,6 +850,22 @@ impl Links {
         };
     }
 
+    /// Makes this table a copy of `base`, in the room it has.
+    pub(crate) fn copy_from(&mut self, base: &Links) {
+        self.table.clear();
+        self.table.extend_from_slice(&base.table);
+        self.count.clear();
+        self.count.extend_from_slice(&base.count);
+    }
+
+    /// Copies the entry of `cand` from `base`.
+    #[inline]
+    pub(crate) fn copy_entry(&mut self, base: &Links, cand: u16) {
+        let i = usize::from(cand);
+        self.table[i] = base.table[i];
+        self.count[i] = base.count[i];
+    }
+
     /// What the "off" potential of `cand` implies.
     #[inline]
     pub(crate) fn get(&self, cand: u16) -> &[Implied] {
