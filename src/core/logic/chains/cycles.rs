@@ -25,6 +25,7 @@
 //! of potentials (both ends included).
 
 use super::board_reach::BoardReach;
+use super::on_reach::{self, OnReach};
 use super::plane_hints::{self, PlaneHints};
 use super::plane_memo::{PlaneMemo, multi_cells};
 use super::potentials::{
@@ -94,6 +95,9 @@ pub(crate) struct CycleScratch<S: Size> {
     plane_hints: PlaneHints<S>,
     /// The hints an X pass found, being kept.
     found_hints: Vec<Hint<S>>,
+    /// What each candidate's "on" reaches on the current pass's links, for collecting
+    /// searches to skip the starts that can find nothing ([`super::on_reach`]).
+    on_reach: OnReach<S>,
     /// Per pass: a copy of a board's links patched for the grid last searched from them
     /// (see [`CycleScratch::build_links_from`]). The pass of `active` has its copy in
     /// `links` (and `links`' own room in its place).
@@ -185,6 +189,7 @@ impl<S: Size> CycleScratch<S> {
                 })
                 .collect(),
             active: None,
+            on_reach: OnReach::new(),
         }
     }
 
@@ -751,6 +756,12 @@ pub(crate) fn search<S: Size>(
             }
         };
         sc.rec = recording;
+        // Collecting searches go without bounds: a start whose reach cannot find anything
+        // is skipped ([`super::on_reach`]). Recording ones need every start's read set.
+        let use_reach = !best_mode && !recording;
+        if use_reach {
+            sc.on_reach.begin_pass();
+        }
         sc.pass = sc.pass.wrapping_add(1);
         if sc.pass == 0 {
             sc.pstamp.iter_mut().for_each(|p| *p = 0);
@@ -783,6 +794,17 @@ pub(crate) fn search<S: Size>(
                 }
                 if reach.as_deref().is_some_and(|r| r.unchanged(pi, start)) {
                     continue;
+                }
+                if use_reach {
+                    let Some(r) =
+                        sc.on_reach
+                            .reach(g, cur, &sc.links, &sc.dead_planes, y, start, budget)
+                    else {
+                        return false;
+                    };
+                    if !on_reach::may_find(g, r, start, sc.links.get(start), y) {
+                        continue;
+                    }
                 }
                 let Some(t_on) = sc.unary(g, cur, start, y, cycle_len, chain_len, budget) else {
                     return false;
@@ -1080,11 +1102,78 @@ fn offer_chain<S: Size>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::bitboard::CellSet;
     use crate::core::geometry::S81;
     use crate::core::logic::chains::board_reach::changed_links;
     use crate::core::logic::testutil::{board_from_line, cg, thinned};
     use rand::{RngExt, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
+
+    #[test]
+    fn a_start_whose_reach_cannot_find_anything_finds_nothing() {
+        // Grids with candidates removed at random, as a nested chain's grid is: many
+        // cells and houses left with two, so many links.
+        let line =
+            "..3..6.8....1..2......7...4..9..8.6..3..4...1.7.2.....3....5.....5...6..98.....5.";
+        let board = board_from_line(line);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut sc = CycleScratch::<S81>::new();
+        let (mut skipped, mut kept, mut found) = (0, 0, 0);
+        for round in 0..60 {
+            let next = thinned(&board, rng.random_range(5..40), &mut rng);
+            let cur = Cands::from_board(cg(), &next);
+            for (y, x) in PASSES {
+                sc.build_links(cg(), &cur, y, x);
+                sc.on_reach.begin_pass();
+                for c in 0..81 {
+                    let cs = cur.cells[c];
+                    if cs.len() < 2 || (cs.len() > 2 && !x) {
+                        continue;
+                    }
+                    for d in cs {
+                        let start = cand_of(c, d.index());
+                        let mut budget = Budget::UNLIMITED;
+                        let reach = *sc
+                            .on_reach
+                            .reach(
+                                cg(),
+                                &cur,
+                                &sc.links,
+                                &sc.dead_planes,
+                                y,
+                                start,
+                                &mut budget,
+                            )
+                            .unwrap();
+                        let may = on_reach::may_find(cg(), &reach, start, sc.links.get(start), y);
+                        let t_on = sc
+                            .unary(cg(), &cur, start, y, u32::MAX, u32::MAX, &mut budget)
+                            .unwrap();
+                        // The reach is what the search meets: its "on" potentials.
+                        let mut met = [CellSet::EMPTY; 9];
+                        for n in sc.nodes.iter().filter(|n| n.on) {
+                            met[digit_of(n.cand)].insert(Cell::from_index(cell_of(n.cand)));
+                        }
+                        assert_eq!(met, reach.planes, "round {round} start {start}");
+                        let nothing = sc.found.is_empty()
+                            && t_on == NONE
+                            && sc.pdist[usize::from(start)].iter().all(|&p| p == u8::MAX);
+                        assert!(
+                            may || nothing,
+                            "round {round} start {start} skipped wrongly"
+                        );
+                        match (may, nothing) {
+                            (false, _) => skipped += 1,
+                            (true, false) => found += 1,
+                            (true, true) => kept += 1,
+                        }
+                    }
+                }
+            }
+        }
+        // Both kinds met, many times: the test says something.
+        assert!(skipped > 1000 && found > 100, "{skipped} {found} {kept}");
+    }
 
     #[test]
     fn links_worked_out_from_a_board_are_the_links() {

@@ -1,0 +1,272 @@
+//! What each candidate's "on" reaches through one pass's static links, worked out for
+//! all the starts of the pass at once, so that the first chaining level
+//! ([`super::cycles`]) skips the starts from which its search can find nothing.
+//!
+//! Without a length bound (a nested search collects every hint), the static search from
+//! a start meets exactly the "on" potentials reachable from it: an "on" potential implies
+//! the "off" of the cell's other candidates (with Y-links) and of the digit's places among
+//! the cell's peers, and an "off" one implies the "on" potentials of its links. The search
+//! offers something only if one of those "on" potentials other than the start
+//!
+//! - sees the start (same digit in a peer cell, or, with Y-links, another candidate of
+//!   its cell): a forcing chain from the start "on" reaches its "off"; the start's link
+//!   partners all see it, so this also covers a partner reached, which gives the forcing
+//!   chain from the partner's candidate "off";
+//! - or sees one of the start's link partners: only then can an "off" potential that
+//!   implies the start close a cycle.
+//!
+//! So a start whose reach has neither is skipped: its search would end with nothing
+//! found, and the partners' distances it leaves unset read as "not reached", which is
+//! what its search would have measured. The reach of every candidate comes from the
+//! strongly connected components of the "on"-to-"on" graph (Tarjan's algorithm, run from
+//! the starts as they are asked for): the reach of a component is its own candidates and
+//! the reach of the components it points to, so each candidate's links are read once per
+//! pass instead of once per start that meets it.
+
+use super::potentials::{Implied, Links, NONE, cand_count, cand_of, cell_of, digit_of};
+use crate::core::geometry::{CellBits, Geometry, Size};
+use crate::core::index::Cell;
+use crate::core::logic::Budget;
+
+/// The reach of the "on" potentials of one pass's static links.
+#[derive(Clone, Debug)]
+pub(crate) struct OnReach<S: Size> {
+    /// The pass whose graph `node` and `succ` describe.
+    pass: u32,
+    /// Per candidate: its state in the walk of the graph.
+    node: Vec<Node>,
+    /// The successors ("on" potentials two links away) of the candidates visited.
+    succ: Vec<u16>,
+    /// Tarjan's stack of visited candidates not yet in a component.
+    stack: Vec<u16>,
+    /// The depth-first walk: a candidate and the position of its next successor.
+    walk: Vec<(u16, u32)>,
+    /// Per component: what its "on" potentials reach.
+    reach: Vec<Reach<S>>,
+    /// Per component: the last component whose reach took it in, plus one.
+    taken_by: Vec<u32>,
+    /// Visits numbered so far in this pass.
+    visits: u32,
+}
+
+/// A candidate's state in the walk of one pass's graph.
+#[derive(Clone, Copy, Debug, Default)]
+struct Node {
+    /// The pass of its visit (the other fields are valid when equal).
+    pass: u32,
+    /// Its visit number and the lowest visit number it reaches (Tarjan).
+    number: u32,
+    low: u32,
+    /// Its component in `reach`, or [`NONE`] while on the stack.
+    comp: u32,
+    /// The range of its successors in `succ`.
+    from: u32,
+    to: u32,
+}
+
+/// The candidates the "on" potentials of a component reach (its own included).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Reach<S: Size> {
+    /// Per digit.
+    pub(crate) planes: [S::Set; 9],
+    /// The cells with a candidate reached, and those with two or more.
+    any: S::Set,
+    multi: S::Set,
+}
+
+impl<S: Size> Default for OnReach<S> {
+    fn default() -> Self {
+        OnReach::new()
+    }
+}
+
+impl<S: Size> OnReach<S> {
+    /// Nothing worked out yet.
+    pub(crate) fn new() -> OnReach<S> {
+        let n = cand_count::<S>();
+        OnReach {
+            pass: 0,
+            node: vec![Node::default(); n],
+            succ: Vec::with_capacity(8 * n),
+            stack: Vec::with_capacity(n),
+            walk: Vec::with_capacity(n),
+            reach: Vec::with_capacity(n),
+            taken_by: Vec::with_capacity(n),
+            visits: 0,
+        }
+    }
+
+    /// Forgets the graph: a new pass (new links) begins.
+    pub(crate) fn begin_pass(&mut self) {
+        self.pass = self.pass.wrapping_add(1);
+        if self.pass == 0 {
+            self.node.iter_mut().for_each(|n| n.pass = 0);
+            self.pass = 1;
+        }
+        self.succ.clear();
+        self.reach.clear();
+        self.taken_by.clear();
+        self.visits = 0;
+    }
+
+    /// What the "on" potential of `start` reaches on `cur` through `links` (`y`: with
+    /// Y-links, the cell's other candidates go "off"; `dead`: per digit, the candidates
+    /// whose "off" implies nothing), `start` included. None when the budget ran out.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn reach(
+        &mut self,
+        g: &Geometry<S>,
+        cur: &super::potentials::Cands<S>,
+        links: &Links,
+        dead: &[S::Set; 9],
+        y: bool,
+        start: u16,
+        budget: &mut Budget,
+    ) -> Option<&Reach<S>> {
+        if self.node[usize::from(start)].pass != self.pass {
+            self.visit(g, cur, links, dead, y, start);
+            let mut work = 1u64;
+            while let Some(&mut (v, ref mut pos)) = self.walk.last_mut() {
+                let vn = self.node[usize::from(v)];
+                if *pos < vn.to {
+                    let w = self.succ[*pos as usize];
+                    *pos += 1;
+                    let wn = self.node[usize::from(w)];
+                    if wn.pass != self.pass {
+                        work += 1;
+                        self.visit(g, cur, links, dead, y, w);
+                    } else if wn.comp == NONE && wn.number < vn.low {
+                        self.node[usize::from(v)].low = wn.number;
+                    }
+                    continue;
+                }
+                self.walk.pop();
+                if let Some(&(p, _)) = self.walk.last() {
+                    let pn = &mut self.node[usize::from(p)];
+                    pn.low = pn.low.min(vn.low);
+                }
+                if vn.low == vn.number {
+                    self.close_component(v);
+                }
+            }
+            if !budget.charge(work / 4 + 1) {
+                return None;
+            }
+        }
+        Some(&self.reach[self.node[usize::from(start)].comp as usize])
+    }
+
+    /// Numbers candidate `v`, lists its successors and puts it on the walk and the stack.
+    fn visit(
+        &mut self,
+        g: &Geometry<S>,
+        cur: &super::potentials::Cands<S>,
+        links: &Links,
+        dead: &[S::Set; 9],
+        y: bool,
+        v: u16,
+    ) {
+        self.visits += 1;
+        let from = self.succ.len() as u32;
+        let (c, d) = (cell_of(v), digit_of(v));
+        let cell = Cell::from_index(c);
+        let mut push = |q: u16| {
+            self.succ
+                .extend(links.get(q).iter().map(|i: &Implied| i.cand));
+        };
+        if y {
+            for e in cur.cells[c] {
+                let e = e.index();
+                if e != d && !dead[e].contains(cell) {
+                    push(cand_of(c, e));
+                }
+            }
+        }
+        for x in (cur.planes[d] & g.peers(cell)) - dead[d] {
+            push(cand_of(x.index(), d));
+        }
+        self.node[usize::from(v)] = Node {
+            pass: self.pass,
+            number: self.visits,
+            low: self.visits,
+            comp: NONE,
+            from,
+            to: self.succ.len() as u32,
+        };
+        self.stack.push(v);
+        self.walk.push((v, from));
+    }
+
+    /// Pops the component whose root is `v` off the stack and works out its reach.
+    fn close_component(&mut self, v: u16) {
+        let k = self.reach.len();
+        self.reach.push(Reach {
+            planes: [S::Set::EMPTY; 9],
+            any: S::Set::EMPTY,
+            multi: S::Set::EMPTY,
+        });
+        self.taken_by.push(0);
+        let (done, new) = self.reach.split_at_mut(k);
+        let planes = &mut new[0].planes;
+        let base = self.stack.iter().rposition(|&m| m == v).unwrap_or(0);
+        for &m in &self.stack[base..] {
+            self.node[usize::from(m)].comp = k as u32;
+            planes[digit_of(m)].insert(Cell::from_index(cell_of(m)));
+        }
+        let mark = k as u32 + 1;
+        for &m in &self.stack[base..] {
+            let n = self.node[usize::from(m)];
+            for &w in &self.succ[n.from as usize..n.to as usize] {
+                let cw = self.node[usize::from(w)].comp as usize;
+                // A component reached before (not this one), taken in once.
+                if cw < k && self.taken_by[cw] != mark {
+                    self.taken_by[cw] = mark;
+                    for (r, o) in planes.iter_mut().zip(&done[cw].planes) {
+                        *r |= *o;
+                    }
+                }
+            }
+        }
+        let (mut any, mut multi) = (S::Set::EMPTY, S::Set::EMPTY);
+        for p in planes.iter() {
+            multi |= any & *p;
+            any |= *p;
+        }
+        new[0].any = any;
+        new[0].multi = multi;
+        self.stack.truncate(base);
+    }
+}
+
+/// True when the static search from `start` (link partners `partners`, `y`: with
+/// Y-links) may find something, given what its "on" potential reaches, `reach` (see the
+/// module's doc): a reached candidate other than the start sees the start or a partner.
+pub(crate) fn may_find<S: Size>(
+    g: &Geometry<S>,
+    reach: &Reach<S>,
+    start: u16,
+    partners: &[Implied],
+    y: bool,
+) -> bool {
+    let (c0, d0) = (cell_of(start), digit_of(start));
+    let cell0 = Cell::from_index(c0);
+    // The start is reached: another candidate of its cell is when the cell has two.
+    if !(reach.planes[d0] & g.peers(cell0)).is_empty() || (y && reach.multi.contains(cell0)) {
+        return true;
+    }
+    partners.iter().any(|p| {
+        let (cp, dp) = (cell_of(p.cand), digit_of(p.cand));
+        let cellp = Cell::from_index(cp);
+        let mut seeing = reach.planes[dp] & g.peers(cellp);
+        if dp == d0 {
+            seeing.remove(cell0);
+        }
+        // A partner in the start's cell is its cell's other candidate (a cell of two),
+        // so only the start is there to see it.
+        !seeing.is_empty()
+            || (y
+                && cp != c0
+                && (reach.multi.contains(cellp)
+                    || (reach.any.contains(cellp) && !reach.planes[dp].contains(cellp))))
+    })
+}
