@@ -25,7 +25,7 @@
 //! of potentials (both ends included).
 
 use super::board_reach::BoardReach;
-use super::on_reach::{self, OnReach};
+use super::on_reach::OnReach;
 use super::plane_hints::{self, PlaneHints};
 use super::plane_memo::{PlaneMemo, multi_cells};
 use super::potentials::{
@@ -796,13 +796,13 @@ pub(crate) fn search<S: Size>(
                     continue;
                 }
                 if use_reach {
-                    let Some(r) =
+                    let Some(may) =
                         sc.on_reach
-                            .reach(g, cur, &sc.links, &sc.dead_planes, y, start, budget)
+                            .may_find(g, cur, &sc.links, &sc.dead_planes, y, start, budget)
                     else {
                         return false;
                     };
-                    if !on_reach::may_find(g, r, start, sc.links.get(start), y) {
+                    if !may {
                         continue;
                     }
                 }
@@ -1145,7 +1145,18 @@ mod tests {
                                 &mut budget,
                             )
                             .unwrap();
-                        let may = on_reach::may_find(cg(), &reach, start, sc.links.get(start), y);
+                        let may = sc
+                            .on_reach
+                            .may_find(
+                                cg(),
+                                &cur,
+                                &sc.links,
+                                &sc.dead_planes,
+                                y,
+                                start,
+                                &mut budget,
+                            )
+                            .unwrap();
                         let t_on = sc
                             .unary(cg(), &cur, start, y, u32::MAX, u32::MAX, &mut budget)
                             .unwrap();

@@ -13,7 +13,10 @@
 //!   partners all see it, so this also covers a partner reached, which gives the forcing
 //!   chain from the partner's candidate "off";
 //! - or sees one of the start's link partners: only then can an "off" potential that
-//!   implies the start close a cycle.
+//!   implies the start close a cycle. The search turns each partner "off" in its first
+//!   round, and a cycle closes at a partner only where the partner is not an ancestor of
+//!   the potential that turns it off again; so a partner counts only if it is seen from
+//!   what the start reaches through its other "off" potentials.
 //!
 //! So a start whose reach has neither is skipped: its search would end with nothing
 //! found, and the partners' distances it leaves unset read as "not reached", which is
@@ -156,6 +159,75 @@ impl<S: Size> OnReach<S> {
         Some(&self.reach[self.node[usize::from(start)].comp as usize])
     }
 
+    /// True when the static search from `start` may find something (see the module's
+    /// doc); None when the budget ran out. A partner `q` seen counts only if it is seen
+    /// from what the start reaches through its "off" potentials other than `q` itself: a
+    /// cycle closes at `q` only where `q` is not an ancestor of the potential that turns it
+    /// off, and the search turns `q` off in its first round.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn may_find(
+        &mut self,
+        g: &Geometry<S>,
+        cur: &super::potentials::Cands<S>,
+        links: &Links,
+        dead: &[S::Set; 9],
+        y: bool,
+        start: u16,
+        budget: &mut Budget,
+    ) -> Option<bool> {
+        let reach = *self.reach(g, cur, links, dead, y, start, budget)?;
+        Some(may_find_in(g, &reach, start, links.get(start), y, |q| {
+            let avoiding = self.reach_avoiding(g, cur, links, dead, y, start, q);
+            sees_partner(g, &avoiding, start, q, y)
+        }))
+    }
+
+    /// What the "on" potentials the start's "off" potentials other than `q` imply reach
+    /// (all visited with the start).
+    #[allow(clippy::too_many_arguments)]
+    fn reach_avoiding(
+        &self,
+        g: &Geometry<S>,
+        cur: &super::potentials::Cands<S>,
+        links: &Links,
+        dead: &[S::Set; 9],
+        y: bool,
+        start: u16,
+        q: u16,
+    ) -> Reach<S> {
+        let mut planes = [S::Set::EMPTY; 9];
+        let mut take = |r: u16| {
+            if r == q {
+                return;
+            }
+            for i in links.get(r) {
+                let k = self.node[usize::from(i.cand)].comp as usize;
+                for (p, o) in planes.iter_mut().zip(&self.reach[k].planes) {
+                    *p |= *o;
+                }
+            }
+        };
+        let (c, d) = (cell_of(start), digit_of(start));
+        let cell = Cell::from_index(c);
+        if y {
+            for e in cur.cells[c] {
+                let e = e.index();
+                if e != d && !dead[e].contains(cell) {
+                    take(cand_of(c, e));
+                }
+            }
+        }
+        for x in (cur.planes[d] & g.peers(cell)) - dead[d] {
+            take(cand_of(x.index(), d));
+        }
+        let (mut any, mut multi) = (S::Set::EMPTY, S::Set::EMPTY);
+        for p in &planes {
+            multi |= any & *p;
+            any |= *p;
+        }
+        Reach { planes, any, multi }
+    }
+
     /// Numbers candidate `v`, lists its successors and puts it on the walk and the stack.
     fn visit(
         &mut self,
@@ -241,12 +313,14 @@ impl<S: Size> OnReach<S> {
 /// True when the static search from `start` (link partners `partners`, `y`: with
 /// Y-links) may find something, given what its "on" potential reaches, `reach` (see the
 /// module's doc): a reached candidate other than the start sees the start or a partner.
-pub(crate) fn may_find<S: Size>(
+/// Partners seen are then looked at more closely by [`OnReach::may_find`].
+fn may_find_in<S: Size>(
     g: &Geometry<S>,
     reach: &Reach<S>,
     start: u16,
     partners: &[Implied],
     y: bool,
+    mut seen: impl FnMut(u16) -> bool,
 ) -> bool {
     let (c0, d0) = (cell_of(start), digit_of(start));
     let cell0 = Cell::from_index(c0);
@@ -254,19 +328,26 @@ pub(crate) fn may_find<S: Size>(
     if !(reach.planes[d0] & g.peers(cell0)).is_empty() || (y && reach.multi.contains(cell0)) {
         return true;
     }
-    partners.iter().any(|p| {
-        let (cp, dp) = (cell_of(p.cand), digit_of(p.cand));
-        let cellp = Cell::from_index(cp);
-        let mut seeing = reach.planes[dp] & g.peers(cellp);
-        if dp == d0 {
-            seeing.remove(cell0);
-        }
-        // A partner in the start's cell is its cell's other candidate (a cell of two),
-        // so only the start is there to see it.
-        !seeing.is_empty()
-            || (y
-                && cp != c0
-                && (reach.multi.contains(cellp)
-                    || (reach.any.contains(cellp) && !reach.planes[dp].contains(cellp))))
-    })
+    partners
+        .iter()
+        .any(|p| sees_partner(g, reach, start, p.cand, y) && seen(p.cand))
+}
+
+/// True when a candidate of `reach` other than `start` sees `start`'s link partner `q`
+/// (`y`: with Y-links, a cell's candidates see each other).
+fn sees_partner<S: Size>(g: &Geometry<S>, reach: &Reach<S>, start: u16, q: u16, y: bool) -> bool {
+    let (c0, d0) = (cell_of(start), digit_of(start));
+    let (cp, dp) = (cell_of(q), digit_of(q));
+    let cellp = Cell::from_index(cp);
+    let mut seeing = reach.planes[dp] & g.peers(cellp);
+    if dp == d0 {
+        seeing.remove(Cell::from_index(c0));
+    }
+    // A partner in the start's cell is its cell's other candidate (a cell of two), so only
+    // the start is there to see it.
+    !seeing.is_empty()
+        || (y
+            && cp != c0
+            && (reach.multi.contains(cellp)
+                || (reach.any.contains(cellp) && !reach.planes[dp].contains(cellp))))
 }
