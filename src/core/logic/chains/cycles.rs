@@ -25,7 +25,7 @@
 //! of potentials (both ends included).
 
 use super::board_reach::BoardReach;
-use super::on_reach::OnReach;
+use super::on_reach::{Graph, OnReach};
 use super::plane_hints::{self, PlaneHints};
 use super::plane_memo::{PlaneMemo, multi_cells};
 use super::potentials::{
@@ -796,10 +796,14 @@ pub(crate) fn search<S: Size>(
                     continue;
                 }
                 if use_reach {
-                    let Some(may) =
-                        sc.on_reach
-                            .may_find(g, cur, &sc.links, &sc.dead_planes, y, start, budget)
-                    else {
+                    let graph = Graph {
+                        g,
+                        cur,
+                        links: &sc.links,
+                        dead: &sc.dead_planes,
+                        y,
+                    };
+                    let Some(may) = sc.on_reach.may_find(&graph, start, budget) else {
                         return false;
                     };
                     if !may {
@@ -1133,30 +1137,15 @@ mod tests {
                     for d in cs {
                         let start = cand_of(c, d.index());
                         let mut budget = Budget::UNLIMITED;
-                        let reach = *sc
-                            .on_reach
-                            .reach(
-                                cg(),
-                                &cur,
-                                &sc.links,
-                                &sc.dead_planes,
-                                y,
-                                start,
-                                &mut budget,
-                            )
-                            .unwrap();
-                        let may = sc
-                            .on_reach
-                            .may_find(
-                                cg(),
-                                &cur,
-                                &sc.links,
-                                &sc.dead_planes,
-                                y,
-                                start,
-                                &mut budget,
-                            )
-                            .unwrap();
+                        let graph = Graph {
+                            g: cg(),
+                            cur: &cur,
+                            links: &sc.links,
+                            dead: &sc.dead_planes,
+                            y,
+                        };
+                        let reach = *sc.on_reach.reach(&graph, start, &mut budget).unwrap();
+                        let may = sc.on_reach.may_find(&graph, start, &mut budget).unwrap();
                         let t_on = sc
                             .unary(cg(), &cur, start, y, u32::MAX, u32::MAX, &mut budget)
                             .unwrap();

@@ -26,10 +26,46 @@
 //! the reach of the components it points to, so each candidate's links are read once per
 //! pass instead of once per start that meets it.
 
-use super::potentials::{Implied, Links, NONE, cand_count, cand_of, cell_of, digit_of};
+use super::potentials::{Cands, Implied, Links, NONE, cand_count, cand_of, cell_of, digit_of};
 use crate::core::geometry::{CellBits, Geometry, Size};
 use crate::core::index::Cell;
 use crate::core::logic::Budget;
+
+/// One pass's static links on a grid: the graph whose reach is worked out.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Graph<'a, S: Size> {
+    pub(crate) g: &'a Geometry<S>,
+    /// The grid.
+    pub(crate) cur: &'a Cands<S>,
+    /// What each "off" potential implies.
+    pub(crate) links: &'a Links,
+    /// Per digit, the candidates whose "off" implies nothing.
+    pub(crate) dead: &'a [S::Set; 9],
+    /// With Y-links: an "on" potential also turns its cell's other candidates "off".
+    pub(crate) y: bool,
+}
+
+impl<S: Size> Graph<'_, S> {
+    /// Calls `f` on each "off" potential the "on" potential of `v` implies that implies
+    /// something: the cell's other candidates (with Y-links), the digit's places among
+    /// the cell's peers.
+    #[inline]
+    fn each_live_off(&self, v: u16, mut f: impl FnMut(u16)) {
+        let (c, d) = (cell_of(v), digit_of(v));
+        let cell = Cell::from_index(c);
+        if self.y {
+            for e in self.cur.cells[c] {
+                let e = e.index();
+                if e != d && !self.dead[e].contains(cell) {
+                    f(cand_of(c, e));
+                }
+            }
+        }
+        for x in (self.cur.planes[d] & self.g.peers(cell)) - self.dead[d] {
+            f(cand_of(x.index(), d));
+        }
+    }
+}
 
 /// The reach of the "on" potentials of one pass's static links.
 #[derive(Clone, Debug)]
@@ -77,6 +113,31 @@ pub(crate) struct Reach<S: Size> {
     multi: S::Set,
 }
 
+impl<S: Size> Reach<S> {
+    /// The reach of these candidates (per digit).
+    fn of(planes: [S::Set; 9]) -> Reach<S> {
+        let mut r = Reach {
+            planes,
+            any: S::Set::EMPTY,
+            multi: S::Set::EMPTY,
+        };
+        r.count_cells();
+        r
+    }
+
+    /// Works out `any` and `multi` from `planes`.
+    #[inline]
+    fn count_cells(&mut self) {
+        let (mut any, mut multi) = (S::Set::EMPTY, S::Set::EMPTY);
+        for p in &self.planes {
+            multi |= any & *p;
+            any |= *p;
+        }
+        self.any = any;
+        self.multi = multi;
+    }
+}
+
 impl<S: Size> Default for OnReach<S> {
     fn default() -> Self {
         OnReach::new()
@@ -112,22 +173,16 @@ impl<S: Size> OnReach<S> {
         self.visits = 0;
     }
 
-    /// What the "on" potential of `start` reaches on `cur` through `links` (`y`: with
-    /// Y-links, the cell's other candidates go "off"; `dead`: per digit, the candidates
-    /// whose "off" implies nothing), `start` included. None when the budget ran out.
-    #[allow(clippy::too_many_arguments)]
+    /// What the "on" potential of `start` reaches in `graph`, `start` included. None when
+    /// the budget ran out.
     pub(crate) fn reach(
         &mut self,
-        g: &Geometry<S>,
-        cur: &super::potentials::Cands<S>,
-        links: &Links,
-        dead: &[S::Set; 9],
-        y: bool,
+        graph: &Graph<'_, S>,
         start: u16,
         budget: &mut Budget,
     ) -> Option<&Reach<S>> {
         if self.node[usize::from(start)].pass != self.pass {
-            self.visit(g, cur, links, dead, y, start);
+            self.visit(graph, start);
             let mut work = 1u64;
             while let Some(&mut (v, ref mut pos)) = self.walk.last_mut() {
                 let vn = self.node[usize::from(v)];
@@ -137,7 +192,7 @@ impl<S: Size> OnReach<S> {
                     let wn = self.node[usize::from(w)];
                     if wn.pass != self.pass {
                         work += 1;
-                        self.visit(g, cur, links, dead, y, w);
+                        self.visit(graph, w);
                     } else if wn.comp == NONE && wn.number < vn.low {
                         self.node[usize::from(v)].low = wn.number;
                     }
@@ -164,99 +219,50 @@ impl<S: Size> OnReach<S> {
     /// from what the start reaches through its "off" potentials other than `q` itself: a
     /// cycle closes at `q` only where `q` is not an ancestor of the potential that turns it
     /// off, and the search turns `q` off in its first round.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn may_find(
         &mut self,
-        g: &Geometry<S>,
-        cur: &super::potentials::Cands<S>,
-        links: &Links,
-        dead: &[S::Set; 9],
-        y: bool,
+        graph: &Graph<'_, S>,
         start: u16,
         budget: &mut Budget,
     ) -> Option<bool> {
-        let reach = *self.reach(g, cur, links, dead, y, start, budget)?;
-        Some(may_find_in(g, &reach, start, links.get(start), y, |q| {
-            let avoiding = self.reach_avoiding(g, cur, links, dead, y, start, q);
-            sees_partner(g, &avoiding, start, q, y)
-        }))
+        let reach = *self.reach(graph, start, budget)?;
+        let (g, y) = (graph.g, graph.y);
+        Some(may_find_in(
+            g,
+            &reach,
+            start,
+            graph.links.get(start),
+            y,
+            |q| sees_partner(g, &self.reach_avoiding(graph, start, q), start, q, y),
+        ))
     }
 
     /// What the "on" potentials the start's "off" potentials other than `q` imply reach
     /// (all visited with the start).
-    #[allow(clippy::too_many_arguments)]
-    fn reach_avoiding(
-        &self,
-        g: &Geometry<S>,
-        cur: &super::potentials::Cands<S>,
-        links: &Links,
-        dead: &[S::Set; 9],
-        y: bool,
-        start: u16,
-        q: u16,
-    ) -> Reach<S> {
+    fn reach_avoiding(&self, graph: &Graph<'_, S>, start: u16, q: u16) -> Reach<S> {
         let mut planes = [S::Set::EMPTY; 9];
-        let mut take = |r: u16| {
+        graph.each_live_off(start, |r| {
             if r == q {
                 return;
             }
-            for i in links.get(r) {
+            for i in graph.links.get(r) {
                 let k = self.node[usize::from(i.cand)].comp as usize;
                 for (p, o) in planes.iter_mut().zip(&self.reach[k].planes) {
                     *p |= *o;
                 }
             }
-        };
-        let (c, d) = (cell_of(start), digit_of(start));
-        let cell = Cell::from_index(c);
-        if y {
-            for e in cur.cells[c] {
-                let e = e.index();
-                if e != d && !dead[e].contains(cell) {
-                    take(cand_of(c, e));
-                }
-            }
-        }
-        for x in (cur.planes[d] & g.peers(cell)) - dead[d] {
-            take(cand_of(x.index(), d));
-        }
-        let (mut any, mut multi) = (S::Set::EMPTY, S::Set::EMPTY);
-        for p in &planes {
-            multi |= any & *p;
-            any |= *p;
-        }
-        Reach { planes, any, multi }
+        });
+        Reach::of(planes)
     }
 
     /// Numbers candidate `v`, lists its successors and puts it on the walk and the stack.
-    fn visit(
-        &mut self,
-        g: &Geometry<S>,
-        cur: &super::potentials::Cands<S>,
-        links: &Links,
-        dead: &[S::Set; 9],
-        y: bool,
-        v: u16,
-    ) {
+    fn visit(&mut self, graph: &Graph<'_, S>, v: u16) {
         self.visits += 1;
         let from = self.succ.len() as u32;
-        let (c, d) = (cell_of(v), digit_of(v));
-        let cell = Cell::from_index(c);
-        let mut push = |q: u16| {
+        graph.each_live_off(v, |q| {
             self.succ
-                .extend(links.get(q).iter().map(|i: &Implied| i.cand));
-        };
-        if y {
-            for e in cur.cells[c] {
-                let e = e.index();
-                if e != d && !dead[e].contains(cell) {
-                    push(cand_of(c, e));
-                }
-            }
-        }
-        for x in (cur.planes[d] & g.peers(cell)) - dead[d] {
-            push(cand_of(x.index(), d));
-        }
+                .extend(graph.links.get(q).iter().map(|i: &Implied| i.cand));
+        });
         self.node[usize::from(v)] = Node {
             pass: self.pass,
             number: self.visits,
@@ -272,18 +278,14 @@ impl<S: Size> OnReach<S> {
     /// Pops the component whose root is `v` off the stack and works out its reach.
     fn close_component(&mut self, v: u16) {
         let k = self.reach.len();
-        self.reach.push(Reach {
-            planes: [S::Set::EMPTY; 9],
-            any: S::Set::EMPTY,
-            multi: S::Set::EMPTY,
-        });
+        self.reach.push(Reach::of([S::Set::EMPTY; 9]));
         self.taken_by.push(0);
         let (done, new) = self.reach.split_at_mut(k);
-        let planes = &mut new[0].planes;
+        let new = &mut new[0];
         let base = self.stack.iter().rposition(|&m| m == v).unwrap_or(0);
         for &m in &self.stack[base..] {
             self.node[usize::from(m)].comp = k as u32;
-            planes[digit_of(m)].insert(Cell::from_index(cell_of(m)));
+            new.planes[digit_of(m)].insert(Cell::from_index(cell_of(m)));
         }
         let mark = k as u32 + 1;
         for &m in &self.stack[base..] {
@@ -293,19 +295,13 @@ impl<S: Size> OnReach<S> {
                 // A component reached before (not this one), taken in once.
                 if cw < k && self.taken_by[cw] != mark {
                     self.taken_by[cw] = mark;
-                    for (r, o) in planes.iter_mut().zip(&done[cw].planes) {
+                    for (r, o) in new.planes.iter_mut().zip(&done[cw].planes) {
                         *r |= *o;
                     }
                 }
             }
         }
-        let (mut any, mut multi) = (S::Set::EMPTY, S::Set::EMPTY);
-        for p in planes.iter() {
-            multi |= any & *p;
-            any |= *p;
-        }
-        new[0].any = any;
-        new[0].multi = multi;
+        new.count_cells();
         self.stack.truncate(base);
     }
 }
