@@ -40,7 +40,7 @@ pub(crate) struct Nest<S: Size> {
     empty_count: S::Houses<u8>,
     /// Number of cells holding each digit, per fish system.
     placed: [[u8; 9]; 8],
-    /// Order of the collected hints.
+    /// The collected hints taken in, in SE's order ([`taken_in`]).
     order: Vec<u32>,
     /// Fingerprints of the removals of the hints kept.
     seen: Vec<u64>,
@@ -461,6 +461,30 @@ fn removal_sig<S: Size>(h: &Hint<S>) -> u64 {
     s
 }
 
+/// The collected chaining hints `hints` a nested chain takes in, as indices into `order`,
+/// in SE's order: sorted by rating, complexity, kind and place, equal removals once, and
+/// only those with rule parents (`seen`: working memory).
+fn taken_in<S: Size>(hints: &[Hint<S>], order: &mut Vec<u32>, seen: &mut Vec<u64>) {
+    order.clear();
+    order.extend(0..hints.len() as u32);
+    // Equal hints in SE's order: the first chaining level gives each its place (not the
+    // order it offers them in); the other levels offer them in that order.
+    order.sort_unstable_by_key(|&i| {
+        let h = &hints[i as usize];
+        (h.difficulty, h.complexity, h.sort_key, h.generation, i)
+    });
+    seen.clear();
+    order.retain(|&i| {
+        let h = &hints[i as usize];
+        let rs = removal_sig(h);
+        if seen.contains(&rs) {
+            return false;
+        }
+        seen.push(rs);
+        !h.parents.none()
+    });
+}
+
 /// Turns the collected chaining hints into advanced potentials, in SE's order (sorted,
 /// equal removals once); returns how many hints gave potentials.
 fn take_chain_hints<S: Size>(
@@ -469,27 +493,10 @@ fn take_chain_hints<S: Size>(
     cur: &Cands<S>,
     kind: Inner,
 ) -> usize {
-    let hints = &nest.sink.all;
-    nest.order.clear();
-    nest.order.extend(0..hints.len() as u32);
-    // Equal hints in SE's order: the first chaining level gives each its place (not the
-    // order it offers them in); the other levels offer them in that order.
-    nest.order.sort_unstable_by_key(|&i| {
-        let h = &hints[i as usize];
-        (h.difficulty, h.complexity, h.sort_key, h.generation, i)
-    });
-    nest.seen.clear();
+    taken_in(&nest.sink.all, &mut nest.order, &mut nest.seen);
     let mut used = 0;
     for k in 0..nest.order.len() {
         let h = &nest.sink.all[nest.order[k] as usize];
-        let rs = removal_sig(h);
-        if nest.seen.contains(&rs) {
-            continue;
-        }
-        nest.seen.push(rs);
-        if h.parents.none() {
-            continue;
-        }
         let id = nest.table.len() as u32;
         nest.table.push(NestedInfo {
             complexity: h.complexity,
@@ -821,8 +828,8 @@ mod tests {
     use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
 
-    /// What a nested chain takes in from the hints of a search: in SE's order, equal
-    /// removals once, those with rule parents (as [`take_chain_hints`]).
+    /// What a nested chain takes in from the hints of a search ([`taken_in`], as
+    /// [`take_chain_hints`] takes them).
     type Taken<S> = Vec<(
         [<S as Size>::Set; 9],
         <S as Size>::Cands,
@@ -832,25 +839,15 @@ mod tests {
     )>;
 
     fn taken<S: Size>(sink: &Sink<S>) -> Taken<S> {
-        let mut order: Vec<usize> = (0..sink.all.len()).collect();
-        order.sort_by_key(|&i| {
-            let h = &sink.all[i];
-            (h.difficulty, h.complexity, h.sort_key, h.generation, i)
-        });
-        let mut seen = Vec::new();
-        let mut out = Vec::new();
-        for i in order {
-            let h = &sink.all[i];
-            let rs = removal_sig(h);
-            if seen.contains(&rs) {
-                continue;
-            }
-            seen.push(rs);
-            if !h.parents.none() {
-                out.push((h.removals, h.parents, h.complexity, h.sig, h.technique));
-            }
-        }
-        out
+        let (mut order, mut seen) = (Vec::new(), Vec::new());
+        taken_in(&sink.all, &mut order, &mut seen);
+        order
+            .iter()
+            .map(|&i| {
+                let h = &sink.all[i as usize];
+                (h.removals, h.parents, h.complexity, h.sig, h.technique)
+            })
+            .collect()
     }
 
     #[test]
