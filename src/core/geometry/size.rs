@@ -218,6 +218,8 @@ pub trait CandBits: Elem + Hash {
     fn cands(&self) -> impl Iterator<Item = u16> + '_;
     /// Adds every candidate of `other`.
     fn union_with(&mut self, other: &Self);
+    /// Keeps only the candidates also in `other`.
+    fn intersect_with(&mut self, other: &Self);
 }
 
 impl<const W: usize> CandBits for CandSet<W> {
@@ -241,6 +243,12 @@ impl<const W: usize> CandBits for CandSet<W> {
     fn union_with(&mut self, other: &Self) {
         for (a, b) in self.0.iter_mut().zip(&other.0) {
             *a |= *b;
+        }
+    }
+    #[inline]
+    fn intersect_with(&mut self, other: &Self) {
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a &= *b;
         }
     }
 }

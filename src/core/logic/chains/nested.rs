@@ -44,15 +44,23 @@ pub(crate) struct Nest<S: Size> {
     order: Vec<u32>,
     /// Fingerprints of the removals of the hints kept.
     seen: Vec<u64>,
-    /// Grids met by the nested chaining searches of this search, by fingerprint: their
-    /// places and the range of `memo` holding what was found on them.
+    /// Grids met by the nested chaining searches on this board and the boards before it
+    /// ([`Nest::prepare`]), by fingerprint: their places and the range of `memo` holding
+    /// what was found on them.
     grids: HashMap<(u64, Inner), Vec<Grid<S>>>,
-    /// The nested chaining hints found on those grids.
+    /// The nested chaining hints found on those grids, in SE's order, equal removals once
+    /// ([`taken_in`]), also those without rule parents on the board they were found from.
     memo: Vec<Memo<S>>,
     /// Their chains, parallel to `memo`, when tracing.
     memo_traces: Vec<NestedChain>,
-    /// The board those grids were met on (its candidates and placed digits, per digit).
+    /// The present board (its candidates and placed digits, per digit).
     board: Option<[S::Set; 18]>,
+    /// Counts the boards met since the hints kept were forgotten: the present board's
+    /// number.
+    board_number: u32,
+    /// The present board's candidates, which the rule parents of a hint kept from an
+    /// earlier board are cut down to, once needed.
+    board_cands: Option<S::Cands>,
     /// What the first chaining level read on the board, for the nested first-level
     /// searches to skip the starts that read the same ([`super::board_reach`]).
     reach: BoardReach<S>,
@@ -67,10 +75,19 @@ pub(crate) struct Nest<S: Size> {
     pub(crate) outer: [forcing::OutcomeCache<S>; 2],
     /// The boards of `outer`, when it holds a search's outcomes.
     pub(crate) outer_board: [Option<[S::Set; 9]>; 2],
+    /// Tests: the kept hints read from an earlier board, those of them that lost rule
+    /// parents, and those left without any.
+    #[cfg(test)]
+    earlier_read: [usize; 3],
 }
 
-/// A grid met by a nested search: its places, and its hints' range in [`Nest::memo`].
-type Grid<S> = ([<S as Size>::Set; 9], u32, u32);
+/// The most nested hints kept from the boards before the present one; past it they are
+/// forgotten when the board changes (they only save work). About 70 MB.
+const MAX_MEMO: usize = 1 << 18;
+
+/// A grid met by a nested search: its places, its hints' range in [`Nest::memo`], and the
+/// number of the board they were found from ([`Nest::board_number`]).
+type Grid<S> = ([<S as Size>::Set; 9], u32, u32, u32);
 
 /// A nested chaining hint kept for a grid met again: what [`add_offs`] and the nested
 /// table need of it.
@@ -97,6 +114,8 @@ impl<S: Size> Nest<S> {
             memo: Vec::new(),
             memo_traces: Vec::new(),
             board: None,
+            board_number: 0,
+            board_cands: None,
             reach: BoardReach::new(true),
             tracing: false,
             outer: [
@@ -104,6 +123,8 @@ impl<S: Size> Nest<S> {
                 forcing::OutcomeCache::outcomes_only(),
             ],
             outer_board: [None; 2],
+            #[cfg(test)]
+            earlier_read: [0; 3],
         }
     }
 
@@ -142,10 +163,18 @@ impl<S: Size> Nest<S> {
             planes[9 + d.index()] = board.placed(d);
         }
         if self.board != Some(planes) {
-            // The hints of the grids met are those of another board (their rule parents
-            // are relative to it).
-            self.forget();
+            // The hints of the grids met on the boards before stay right on this one when
+            // it has no candidate they lacked (see [`inner_hints`]); the traced ones are
+            // for the boards they were met on.
+            let fewer = self
+                .board
+                .is_some_and(|old| (0..9).all(|d| (planes[d] - old[d]).is_empty()));
+            if !fewer || self.tracing || self.memo.len() > MAX_MEMO {
+                self.forget();
+            }
             self.board = Some(planes);
+            self.board_number = self.board_number.wrapping_add(1);
+            self.board_cands = None;
         }
         for (h, d) in g.houses().iter().enumerate() {
             self.empty_count[h] = (board.empty() & d.set).len() as u8;
@@ -308,9 +337,15 @@ fn chain_hints<S: Size>(
 /// Many chains reach the same grid (two assumptions that imply each other, chains that
 /// converge, the searches of the levels above on the same board), and what a nested search
 /// finds on a grid depends on that grid and the starting grid only. So the hints found on a
-/// grid are kept as long as the board is the same ([`Nest::prepare`]), and a grid met again
-/// gets them without searching: the same potentials, with the same parents and nested
-/// chains, in the same order.
+/// grid are kept, and a grid met again gets them without searching: the same potentials,
+/// with the same parents and nested chains, in the same order.
+///
+/// They are also kept across the grader's steps, while the board only loses candidates
+/// ([`Nest::prepare`]): a hint's rule parents are the candidates of the starting grid
+/// missing from `cur` that the hint relies on ([`super::rule_parents_of`]), so on a board
+/// `src` with fewer candidates (still holding `cur`) they are those found on the earlier
+/// board that `src` still has. A hint left without any is not taken in; the hints found on
+/// `cur`, their order and which of them are equal do not depend on the board.
 fn inner_hints<S: Size>(
     g: &Geometry<S>,
     run: &mut Run<S>,
@@ -320,24 +355,44 @@ fn inner_hints<S: Size>(
     nest: &mut Nest<S>,
     budget: &mut Budget,
 ) -> Option<usize> {
+    debug_assert!(
+        nest.board.is_some_and(|b| b[..9] == src.planes),
+        "the nested hints kept are for the board the search starts from"
+    );
     let key = cur.planes;
     let h = (grid_hash::<S>(&key), kind);
-    if let Some(&(_, start, end)) = nest
+    if let Some(&(_, start, end, number)) = nest
         .grids
         .get(&h)
         .and_then(|l| l.iter().find(|e| e.0 == key))
     {
+        let earlier = number != nest.board_number;
+        let mut used = 0;
         for m in start as usize..end as usize {
             let e = nest.memo[m];
+            let mut parents = e.parents;
+            if earlier {
+                parents.intersect_with(nest.board_cands.get_or_insert_with(|| src.cand_set()));
+                #[cfg(test)]
+                {
+                    nest.earlier_read[0] += 1;
+                    nest.earlier_read[1] += usize::from(parents != e.parents);
+                    nest.earlier_read[2] += usize::from(parents.none() && !e.parents.none());
+                }
+            }
+            if parents.none() {
+                continue;
+            }
             let id = nest.table.len() as u32;
             nest.table.push(e.info);
             if nest.tracing {
                 let t = nest.memo_traces[m].clone();
                 nest.traces.push(t);
             }
-            add_offs(run, &e.removals, &e.parents, id, e.technique);
+            add_offs(run, &e.removals, &parents, id, e.technique);
+            used += 1;
         }
-        return Some((end - start) as usize);
+        return Some(used);
     }
     let start = nest.memo.len() as u32;
     if kind == Inner::Cycles && !nest.reach.is_for(src) {
@@ -378,7 +433,10 @@ fn inner_hints<S: Size>(
     }
     let n = take_chain_hints(run, nest, cur, kind);
     let end = nest.memo.len() as u32;
-    nest.grids.entry(h).or_default().push((key, start, end));
+    nest.grids
+        .entry(h)
+        .or_default()
+        .push((key, start, end, nest.board_number));
     Some(n)
 }
 
@@ -461,9 +519,9 @@ fn removal_sig<S: Size>(h: &Hint<S>) -> u64 {
     s
 }
 
-/// The collected chaining hints `hints` a nested chain takes in, as indices into `order`,
-/// in SE's order: sorted by rating, complexity, kind and place, equal removals once, and
-/// only those with rule parents (`seen`: working memory).
+/// The collected chaining hints `hints` a nested chain may take in, as indices into
+/// `order`, in SE's order: sorted by rating, complexity, kind and place, equal removals
+/// once (`seen`: working memory). It takes in those with rule parents.
 fn taken_in<S: Size>(hints: &[Hint<S>], order: &mut Vec<u32>, seen: &mut Vec<u64>) {
     order.clear();
     order.extend(0..hints.len() as u32);
@@ -481,7 +539,7 @@ fn taken_in<S: Size>(hints: &[Hint<S>], order: &mut Vec<u32>, seen: &mut Vec<u64
             return false;
         }
         seen.push(rs);
-        !h.parents.none()
+        true
     });
 }
 
@@ -497,13 +555,18 @@ fn take_chain_hints<S: Size>(
     let mut used = 0;
     for k in 0..nest.order.len() {
         let h = &nest.sink.all[nest.order[k] as usize];
-        let id = nest.table.len() as u32;
-        nest.table.push(NestedInfo {
+        let info = NestedInfo {
             complexity: h.complexity,
             sig: h.sig,
+        };
+        nest.memo.push(Memo {
+            removals: h.removals,
+            parents: h.parents,
+            info,
+            technique: h.technique,
         });
-        if nest.tracing {
-            nest.traces.push(NestedChain::pending(
+        let trace = nest.tracing.then(|| {
+            NestedChain::pending(
                 h.technique,
                 h.difficulty,
                 Pending {
@@ -512,19 +575,17 @@ fn take_chain_hints<S: Size>(
                     sig: h.sig,
                     index: nest.order[k],
                 },
-            ));
-        }
-        nest.memo.push(Memo {
-            removals: h.removals,
-            parents: h.parents,
-            info: NestedInfo {
-                complexity: h.complexity,
-                sig: h.sig,
-            },
-            technique: h.technique,
+            )
         });
-        if nest.tracing {
-            let t = nest.traces[nest.traces.len() - 1].clone();
+        if h.parents.none() {
+            // Kept for a board that might need it, not taken in.
+            nest.memo_traces.extend(trace);
+            continue;
+        }
+        let id = nest.table.len() as u32;
+        nest.table.push(info);
+        if let Some(t) = trace {
+            nest.traces.push(t.clone());
             nest.memo_traces.push(t);
         }
         add_offs(run, &h.removals, &h.parents, id, h.technique);
@@ -843,10 +904,9 @@ mod tests {
         taken_in(&sink.all, &mut order, &mut seen);
         order
             .iter()
-            .map(|&i| {
-                let h = &sink.all[i as usize];
-                (h.removals, h.parents, h.complexity, h.sig, h.technique)
-            })
+            .map(|&i| &sink.all[i as usize])
+            .filter(|h| !h.parents.none())
+            .map(|h| (h.removals, h.parents, h.complexity, h.sig, h.technique))
             .collect()
     }
 
@@ -891,5 +951,196 @@ mod tests {
             }
         }
         assert!(spared > 100, "only {spared} hints spared");
+    }
+
+    /// The hints kept from the boards before ([`inner_hints`]) give every chain the same
+    /// potentials, parents and nested table as searching again: chains of levels 2 to 4
+    /// on a board losing candidates step by step, run with one nest kept throughout and
+    /// with a nest that forgets at each board. Each next board places the candidate that
+    /// most chains turn on before nesting, or loses the one they most turn off (as a step
+    /// of the grader does, so that chains meet the grids of the board before again).
+    #[test]
+    fn hints_kept_from_earlier_boards_give_the_chains_of_a_new_search() {
+        use crate::core::geometry::S81;
+        use crate::core::index::Cell;
+        use crate::core::logic::chains::forcing::{Mode, chain};
+        use crate::core::logic::chains::potentials::cell_of;
+        use crate::core::logic::chains::potentials::{Links, cand_count};
+        let g = cg();
+        let mut board = board_from_line(
+            "..3..6.8....1..2......7...4..9..8.6..3..4...1.7.2.....3....5.....5...6..98.....5.",
+        );
+        let links = Links::new(cand_count::<S81>());
+        let (mut kept, mut fresh) = (Nest::<S81>::new(), Nest::<S81>::new());
+        let (mut a, mut b) = (Run::<S81>::new(), Run::<S81>::new());
+        let mut runs = 0;
+        let mut turned = [
+            vec![0u32; cand_count::<S81>()],
+            vec![0u32; cand_count::<S81>()],
+        ];
+        for (step, level) in [2u8, 3, 2, 4, 3, 2, 3, 2].into_iter().enumerate() {
+            if step > 0 {
+                let on = step % 2 == 1;
+                let t = &mut turned[usize::from(on)];
+                let most = (0..t.len()).max_by_key(|&q| t[q]).unwrap();
+                let (cell, d) = (Cell::from_index(most / 9), Digit::from_index(most % 9));
+                if on {
+                    board.place(g, cell, d);
+                } else {
+                    board.eliminate(cell, d);
+                }
+                turned.iter_mut().for_each(|t| t.fill(0));
+            }
+            let src = Cands::from_board(g, &board);
+            kept.prepare(g, &board);
+            fresh.forget_all();
+            fresh.prepare(g, &board);
+            let mode = Mode {
+                y: true,
+                dynamic: true,
+                level,
+            };
+            // What the chains turn on and off before nesting, for the next board.
+            let plain = Mode { level: 0, ..mode };
+            for v in src.list() {
+                let mut budget = Budget::UNLIMITED;
+                assert!(chain(
+                    g,
+                    &mut a,
+                    &src,
+                    plain,
+                    &links,
+                    v,
+                    true,
+                    None,
+                    &mut budget
+                ));
+                for n in &a.nodes[1..] {
+                    if src.cells[cell_of(n.cand)].len() > 1 {
+                        turned[usize::from(n.on)][usize::from(n.cand)] += 1;
+                    }
+                }
+            }
+            let stride = if level == 4 { 7 } else { 1 };
+            for v in src.list().into_iter().step_by(stride) {
+                for on in [true, false] {
+                    for (run, nest) in [(&mut a, &mut kept), (&mut b, &mut fresh)] {
+                        let mut budget = Budget::UNLIMITED;
+                        assert!(chain(
+                            g,
+                            run,
+                            &src,
+                            mode,
+                            &links,
+                            v,
+                            on,
+                            Some(nest),
+                            &mut budget
+                        ));
+                    }
+                    let what = format!("board {step}, level {level}, {v} {on}");
+                    assert_eq!(format!("{:?}", a.nodes), format!("{:?}", b.nodes), "{what}");
+                    assert_eq!(format!("{:?}", a.adv), format!("{:?}", b.adv), "{what}");
+                    assert_eq!(a.adv_parents, b.adv_parents, "{what}");
+                    assert_eq!(a.contradiction, b.contradiction, "{what}");
+                    runs += 1;
+                }
+            }
+            let tables = |n: &Nest<S81>| format!("{:?}", n.table);
+            assert_eq!(tables(&kept), tables(&fresh), "board {step}");
+        }
+        assert!(fresh.earlier_read == [0; 3]);
+        let read = kept.earlier_read[0];
+        assert!(
+            runs > 2000 && read > 300,
+            "{runs} chains, {read} hints kept read"
+        );
+    }
+
+    /// A hint kept from an earlier board keeps, on a board without some of the candidates
+    /// it relied on, only the rule parents still there, and is not taken in when none is
+    /// left, as a search on the new board finds: for grids where dynamic chains run dry,
+    /// each kind of nested search, every board that loses all the parents of one hint.
+    #[test]
+    fn a_hint_kept_from_an_earlier_board_loses_the_parents_gone_since() {
+        use crate::core::geometry::S81;
+        use crate::core::index::Cell;
+        use crate::core::logic::chains::forcing::{Mode, chain};
+        use crate::core::logic::chains::potentials::{Links, cand_count, cell_of, digit_of};
+        let g = cg();
+        let board = board_from_line(
+            "..3..6.8....1..2......7...4..9..8.6..3..4...1.7.2.....3....5.....5...6..98.....5.",
+        );
+        let src = Cands::from_board(g, &board);
+        let links = Links::new(cand_count::<S81>());
+        let mode = Mode {
+            y: true,
+            dynamic: true,
+            level: 0,
+        };
+        let mut kept = Nest::<S81>::new();
+        let mut fresh = Nest::<S81>::new();
+        let mut start = Run::<S81>::new();
+        let mut boards = 0;
+        for v in src.list().into_iter().step_by(3) {
+            let mut budget = Budget::UNLIMITED;
+            assert!(chain(
+                g,
+                &mut start,
+                &src,
+                mode,
+                &links,
+                v,
+                true,
+                None,
+                &mut budget
+            ));
+            if start.contradiction.is_some() {
+                continue;
+            }
+            // The grid where the chain runs dry: the board less what it turned off.
+            let mut dry = board;
+            for &i in &start.offs {
+                let q = start.nodes[i as usize].cand;
+                dry.eliminate(Cell::from_index(cell_of(q)), Digit::from_index(digit_of(q)));
+            }
+            let cur = Cands::from_board(g, &dry);
+            for kind in [Inner::Cycles, Inner::Multiple, Inner::Dynamic] {
+                kept.forget_all();
+                kept.prepare(g, &board);
+                let mut run = start.clone();
+                assert!(
+                    inner_hints(g, &mut run, &cur, &src, kind, &mut kept, &mut budget).is_some()
+                );
+                let Some(hint) = kept.memo.iter().find(|m| !m.parents.none()) else {
+                    continue;
+                };
+                // The board less every rule parent of that hint.
+                let mut next = board;
+                for q in hint.parents.cands() {
+                    next.eliminate(Cell::from_index(cell_of(q)), Digit::from_index(digit_of(q)));
+                }
+                let next_src = Cands::from_board(g, &next);
+                kept.prepare(g, &next);
+                fresh.forget_all();
+                fresh.prepare(g, &next);
+                let mut got = Vec::new();
+                for nest in [&mut kept, &mut fresh] {
+                    let mut run = start.clone();
+                    let n = inner_hints(g, &mut run, &cur, &next_src, kind, nest, &mut budget);
+                    got.push(format!(
+                        "{n:?} {:?} {:?} {:?} {:?}",
+                        run.nodes, run.adv, run.adv_parents, nest.table
+                    ));
+                }
+                assert_eq!(got[0], got[1], "{v}, {kind:?}");
+                boards += 1;
+            }
+        }
+        let [read, cut, emptied] = kept.earlier_read;
+        assert!(
+            boards > 50 && cut > boards && emptied >= boards,
+            "{boards} boards, {read} hints kept read, {cut} cut, {emptied} emptied"
+        );
     }
 }

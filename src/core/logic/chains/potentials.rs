@@ -118,6 +118,17 @@ impl<S: Size> Cands<S> {
         }
     }
 
+    /// Its candidates, as a set.
+    pub(crate) fn cand_set(&self) -> S::Cands {
+        let mut set = S::Cands::NONE;
+        for c in 0..S::CELLS {
+            for d in self.cells[c] {
+                set.set(cand_of(c, d.index()));
+            }
+        }
+        set
+    }
+
     /// Its candidates, as candidate numbers in increasing order.
     pub(crate) fn list(&self) -> Vec<u16> {
         (0..S::CELLS)
