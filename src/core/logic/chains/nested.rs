@@ -366,33 +366,7 @@ fn inner_hints<S: Size>(
         .get(&h)
         .and_then(|l| l.iter().find(|e| e.0 == key))
     {
-        let earlier = number != nest.board_number;
-        let mut used = 0;
-        for m in start as usize..end as usize {
-            let e = nest.memo[m];
-            let mut parents = e.parents;
-            if earlier {
-                parents.intersect_with(nest.board_cands.get_or_insert_with(|| src.cand_set()));
-                #[cfg(test)]
-                {
-                    nest.earlier_read[0] += 1;
-                    nest.earlier_read[1] += usize::from(parents != e.parents);
-                    nest.earlier_read[2] += usize::from(parents.none() && !e.parents.none());
-                }
-            }
-            if parents.none() {
-                continue;
-            }
-            let id = nest.table.len() as u32;
-            nest.table.push(e.info);
-            if nest.tracing {
-                let t = nest.memo_traces[m].clone();
-                nest.traces.push(t);
-            }
-            add_offs(run, &e.removals, &parents, id, e.technique);
-            used += 1;
-        }
-        return Some(used);
+        return Some(take_kept(run, nest, src, start..end, number));
     }
     let start = nest.memo.len() as u32;
     if kind == Inner::Cycles && !nest.reach.is_for(src) {
@@ -431,13 +405,52 @@ fn inner_hints<S: Size>(
     if !ok {
         return None;
     }
-    let n = take_chain_hints(run, nest, cur, kind);
-    let end = nest.memo.len() as u32;
+    keep_chain_hints(nest, cur, kind);
+    let (end, number) = (nest.memo.len() as u32, nest.board_number);
     nest.grids
         .entry(h)
         .or_default()
-        .push((key, start, end, nest.board_number));
-    Some(n)
+        .push((key, start, end, number));
+    Some(take_kept(run, nest, src, start..end, number))
+}
+
+/// Adds to `run` the kept hints `range` of [`Nest::memo`], found from board `number`, as
+/// advanced potentials, each with its rule parents on the present board `src` (see
+/// [`inner_hints`]); returns how many had any (the others are not taken in).
+fn take_kept<S: Size>(
+    run: &mut Run<S>,
+    nest: &mut Nest<S>,
+    src: &Cands<S>,
+    range: std::ops::Range<u32>,
+    number: u32,
+) -> usize {
+    let earlier = number != nest.board_number;
+    let mut used = 0;
+    for m in range.start as usize..range.end as usize {
+        let e = nest.memo[m];
+        let mut parents = e.parents;
+        if earlier {
+            parents.intersect_with(nest.board_cands.get_or_insert_with(|| src.cand_set()));
+            #[cfg(test)]
+            {
+                nest.earlier_read[0] += 1;
+                nest.earlier_read[1] += usize::from(parents != e.parents);
+                nest.earlier_read[2] += usize::from(parents.none() && !e.parents.none());
+            }
+        }
+        if parents.none() {
+            continue;
+        }
+        let id = nest.table.len() as u32;
+        nest.table.push(e.info);
+        if nest.tracing {
+            let t = nest.memo_traces[m].clone();
+            nest.traces.push(t);
+        }
+        add_offs(run, &e.removals, &parents, id, e.technique);
+        used += 1;
+    }
+    used
 }
 
 /// Runs nested search `kind` on `cur` (the chain started from `src`) on its own, collecting
@@ -543,55 +556,34 @@ fn taken_in<S: Size>(hints: &[Hint<S>], order: &mut Vec<u32>, seen: &mut Vec<u64
     });
 }
 
-/// Turns the collected chaining hints into advanced potentials, in SE's order (sorted,
-/// equal removals once); returns how many hints gave potentials.
-fn take_chain_hints<S: Size>(
-    run: &mut Run<S>,
-    nest: &mut Nest<S>,
-    cur: &Cands<S>,
-    kind: Inner,
-) -> usize {
+/// Keeps the collected chaining hints found on `cur` in [`Nest::memo`], in SE's order
+/// (sorted, equal removals once: [`taken_in`]), with their chains when tracing.
+fn keep_chain_hints<S: Size>(nest: &mut Nest<S>, cur: &Cands<S>, kind: Inner) {
     taken_in(&nest.sink.all, &mut nest.order, &mut nest.seen);
-    let mut used = 0;
-    for k in 0..nest.order.len() {
-        let h = &nest.sink.all[nest.order[k] as usize];
-        let info = NestedInfo {
-            complexity: h.complexity,
-            sig: h.sig,
-        };
+    for &i in &nest.order {
+        let h = &nest.sink.all[i as usize];
         nest.memo.push(Memo {
             removals: h.removals,
             parents: h.parents,
-            info,
+            info: NestedInfo {
+                complexity: h.complexity,
+                sig: h.sig,
+            },
             technique: h.technique,
         });
-        let trace = nest.tracing.then(|| {
-            NestedChain::pending(
+        if nest.tracing {
+            nest.memo_traces.push(NestedChain::pending(
                 h.technique,
                 h.difficulty,
                 Pending {
                     grid: cur.list(),
                     kind: kind as u8,
                     sig: h.sig,
-                    index: nest.order[k],
+                    index: i,
                 },
-            )
-        });
-        if h.parents.none() {
-            // Kept for a board that might need it, not taken in.
-            nest.memo_traces.extend(trace);
-            continue;
+            ));
         }
-        let id = nest.table.len() as u32;
-        nest.table.push(info);
-        if let Some(t) = trace {
-            nest.traces.push(t.clone());
-            nest.memo_traces.push(t);
-        }
-        add_offs(run, &h.removals, &h.parents, id, h.technique);
-        used += 1;
     }
-    used
 }
 
 /// Pointing and claiming (SE `Locking(false)`) whose rule parents are not empty: the
@@ -889,8 +881,8 @@ mod tests {
     use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
 
-    /// What a nested chain takes in from the hints of a search ([`taken_in`], as
-    /// [`take_chain_hints`] takes them).
+    /// What a nested chain takes in from the hints of a search ([`taken_in`], those with
+    /// rule parents, as [`take_kept`] takes them).
     type Taken<S> = Vec<(
         [<S as Size>::Set; 9],
         <S as Size>::Cands,
