@@ -207,7 +207,20 @@ pub struct Geometry<S: Size> {
     by_kind: [Vec<u8>; 6],
     lock_pairs: Vec<(u8, u8)>,
     lock_ends: Vec<u32>,
+    /// `lock_pairs` in runs of the same first house, and where each group's runs end.
+    lock_runs: Vec<LockRun>,
+    lock_run_ends: Vec<u32>,
     fish: Vec<FishSystem<S>>,
+}
+
+/// Consecutive pairs of a locking group with the same first house
+/// ([`Geometry::lock_runs`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LockRun {
+    /// The first house of every pair of the run.
+    pub first: u8,
+    start: u32,
+    end: u32,
 }
 
 /// Kind ranks for the cause order (and SE's `getRegionTypes`): block, row, column, window,
@@ -278,6 +291,8 @@ impl<S: Size> Geometry<S> {
             by_kind: Default::default(),
             lock_pairs: Vec::with_capacity(8 * S::HOUSES),
             lock_ends: Vec::with_capacity(10),
+            lock_runs: Vec::with_capacity(4 * S::HOUSES),
+            lock_run_ends: Vec::with_capacity(10),
             fish: Vec::with_capacity(5),
         }
     }
@@ -366,6 +381,27 @@ impl<S: Size> Geometry<S> {
                 }
             }
             self.lock_ends.push(self.lock_pairs.len() as u32);
+        }
+        self.lock_runs.clear();
+        self.lock_run_ends.clear();
+        let mut start = 0;
+        for &end in &self.lock_ends {
+            for (i, &(a, _)) in self.lock_pairs[..end as usize]
+                .iter()
+                .enumerate()
+                .skip(start)
+            {
+                match self.lock_runs.last_mut() {
+                    Some(r) if i > start && r.first == a => r.end = i as u32 + 1,
+                    _ => self.lock_runs.push(LockRun {
+                        first: a,
+                        start: i as u32,
+                        end: i as u32 + 1,
+                    }),
+                }
+            }
+            self.lock_run_ends.push(self.lock_runs.len() as u32);
+            start = end as usize;
         }
         // Fish systems: the rows and columns of each grid.
         self.fish.clear();
@@ -485,6 +521,23 @@ impl<S: Size> Geometry<S> {
             start = end as usize;
             g
         })
+    }
+
+    /// [`Geometry::lock_groups`] in runs of pairs with the same first house (pairs are
+    /// listed by first house), for searches that look at a first house once.
+    pub fn lock_runs(&self) -> impl Iterator<Item = &[LockRun]> + '_ {
+        let mut start = 0usize;
+        self.lock_run_ends.iter().map(move |&end| {
+            let g = &self.lock_runs[start..end as usize];
+            start = end as usize;
+            g
+        })
+    }
+
+    /// The (first, second) house pairs of a run of [`Geometry::lock_runs`].
+    #[inline]
+    pub fn lock_run_pairs(&self, r: &LockRun) -> &[(u8, u8)] {
+        &self.lock_pairs[r.start as usize..r.end as usize]
     }
 
     /// The fish systems (one per grid).
@@ -839,5 +892,35 @@ mod tests {
         assert_eq!(shared, 36);
         assert!(s.cells().all(|c| s.peers(c).len() >= 20));
         assert_eq!(s.cell_name(Cell::from_index(0)).to_string(), "g1r1c1");
+    }
+
+    /// The runs of [`Geometry::lock_runs`] are the locking groups cut where the first house
+    /// changes, and each first house has one run per group.
+    fn runs_cut_the_lock_groups<S: Size>(g: &Geometry<S>) -> usize {
+        let mut runs_seen = 0;
+        for (group, runs) in g.lock_groups().zip(g.lock_runs()) {
+            let joined: Vec<(u8, u8)> = runs
+                .iter()
+                .flat_map(|r| g.lock_run_pairs(r).iter().copied())
+                .collect();
+            assert_eq!(joined, group);
+            for r in runs {
+                assert!(!g.lock_run_pairs(r).is_empty());
+                assert!(g.lock_run_pairs(r).iter().all(|&(a, _)| a == r.first));
+            }
+            assert!(runs.windows(2).all(|w| w[0].first < w[1].first));
+            runs_seen += runs.len();
+        }
+        assert_eq!(g.lock_groups().count(), g.lock_runs().count());
+        runs_seen
+    }
+
+    #[test]
+    fn lock_runs_group_the_pairs_by_first_house() {
+        // Classic: each box meets three rows and three columns, each line three boxes.
+        assert_eq!(runs_cut_the_lock_groups(classic()), 4 * 9);
+        assert!(runs_cut_the_lock_groups(x()) > 4 * 9);
+        assert!(runs_cut_the_lock_groups(windoku()) > 4 * 9);
+        assert!(runs_cut_the_lock_groups(samurai()) > 5 * 4 * 9);
     }
 }

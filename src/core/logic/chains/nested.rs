@@ -596,8 +596,8 @@ fn locking<S: Size>(
     touched: &S::Houses<u16>,
 ) -> usize {
     let mut used = 0;
-    for group in g.lock_groups() {
-        if group.is_empty() {
+    for runs in g.lock_runs() {
+        if runs.is_empty() {
             continue;
         }
         for (d, &removed) in removed_planes.iter().enumerate() {
@@ -605,37 +605,37 @@ fn locking<S: Size>(
                 continue;
             }
             let plane = cur.planes[d];
-            for &(h1, h2) in group {
-                if touched[usize::from(h1)] & 1 << d == 0 {
+            for lr in runs {
+                let h1 = usize::from(lr.first);
+                if touched[h1] & 1 << d == 0 {
                     continue;
                 }
-                let r1 = g.house_set(h1 as usize);
+                let r1 = g.house_set(h1);
                 let pos = plane & r1;
                 if pos.len() < 2 {
                     continue;
                 }
-                let r2 = g.house_set(h2 as usize);
-                if !(pos - r2).is_empty() {
-                    continue;
+                for &(_, h2) in g.lock_run_pairs(lr) {
+                    let r2 = g.house_set(h2 as usize);
+                    if !(pos - r2).is_empty() {
+                        continue;
+                    }
+                    let elim = (plane & r2) - r1;
+                    if elim.is_empty() {
+                        continue;
+                    }
+                    let parent_cells = (removed & r1) - r2;
+                    if parent_cells.is_empty() {
+                        continue;
+                    }
+                    let t = if matches!(g.house(h1).kind, HouseKind::Box | HouseKind::Region) {
+                        Technique::Pointing
+                    } else {
+                        Technique::Claiming
+                    };
+                    add_digit_offs(run, d, elim, parent_cells, t);
+                    used += 1;
                 }
-                let elim = (plane & r2) - r1;
-                if elim.is_empty() {
-                    continue;
-                }
-                let parent_cells = (removed & r1) - r2;
-                if parent_cells.is_empty() {
-                    continue;
-                }
-                let t = if matches!(
-                    g.house(h1 as usize).kind,
-                    HouseKind::Box | HouseKind::Region
-                ) {
-                    Technique::Pointing
-                } else {
-                    Technique::Claiming
-                };
-                add_digit_offs(run, d, elim, parent_cells, t);
-                used += 1;
             }
         }
     }
