@@ -33,6 +33,7 @@ mod board_reach;
 mod cycles;
 mod forcing;
 mod nested;
+mod nested_basics;
 mod on_reach;
 mod plane_hints;
 mod plane_memo;

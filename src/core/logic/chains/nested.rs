@@ -3,7 +3,8 @@
 //!
 //! On the chain's grid (the puzzle minus the candidates the chain has removed so far), SE
 //! tries, in order, and stops at the first that gives anything: pointing and claiming,
-//! hidden pairs, naked pairs, X-wings; then at level 2 the first chaining level (cycles
+//! hidden pairs, naked pairs, X-wings ([`super::nested_basics`], kept per grid while the
+//! board stays the same); then at level 2 the first chaining level (cycles
 //! and forcing chains), at level 3 also the multiple forcing chains, and at level 4 (in
 //! place of both) the dynamic forcing chains. Each hint found counts only if it needs
 //! some of the chain's removals (its *rule parents*, SE `getRuleParents`); its removals
@@ -17,13 +18,13 @@ use std::collections::HashMap;
 use super::board_reach::BoardReach;
 use super::cycles::{self, mix};
 use super::forcing::{self, Spec};
+use super::nested_basics::Basics;
 use super::potentials::{Cands, NONE, NestedInfo, Run, cand_of};
 use super::trace::{NestedChain, Pending};
 use super::{Engine, Hint, Sink};
-use crate::core::bitboard::DigitSet;
-use crate::core::geometry::{Arr, CandBits, CellBits, FishSystem, Geometry, Size};
-use crate::core::index::{Digit, HouseKind};
-use crate::core::logic::{Board, Budget, Technique, combos};
+use crate::core::geometry::{Arr, CandBits, CellBits, Geometry, Size};
+use crate::core::index::Digit;
+use crate::core::logic::{Board, Budget, Technique};
 
 /// Working memory of the nested searches.
 #[derive(Clone, Debug)]
@@ -68,6 +69,8 @@ pub(crate) struct Nest<S: Size> {
     /// and search it came from, so that its own chains can be found afterwards
     /// ([`super::trace::resolve`]), for the few hints the step's chains use.
     tracing: bool,
+    /// What the simple techniques gave on the grids met on this board.
+    basics: Basics<S>,
     /// Lent by the top-level searches for a nested search: the outcomes of the multiple
     /// (0) and dynamic (1) forcing chain searches on the board they ran on, so that the
     /// nested searches of those kinds on grids that came from it take the runs that read
@@ -118,6 +121,7 @@ impl<S: Size> Nest<S> {
             board_cands: None,
             reach: BoardReach::new(true),
             tracing: false,
+            basics: Basics::new(),
             outer: [
                 forcing::OutcomeCache::outcomes_only(),
                 forcing::OutcomeCache::outcomes_only(),
@@ -163,6 +167,8 @@ impl<S: Size> Nest<S> {
             planes[9 + d.index()] = board.placed(d);
         }
         if self.board != Some(planes) {
+            // What the simple techniques give relies on the board (the rule parents).
+            self.basics.clear();
             // The hints of the grids met on the boards before stay right on this one when
             // it has no candidate they lacked (see [`inner_hints`]); the traced ones are
             // for the boards they were met on.
@@ -212,23 +218,6 @@ fn add_offs<S: Size>(
     }
 }
 
-/// [`add_offs`] for one digit `d`: `elim` loses `d` because `d` is off in `parent_cells`.
-fn add_digit_offs<S: Size>(
-    run: &mut Run<S>,
-    d: usize,
-    elim: S::Set,
-    parent_cells: S::Set,
-    technique: Technique,
-) {
-    let mut parents = S::Cands::NONE;
-    for x in parent_cells {
-        parents.set(cand_of(x.index(), d));
-    }
-    let mut removals = [S::Set::EMPTY; 9];
-    removals[d] = elim;
-    add_offs(run, &removals, &parents, NONE, technique);
-}
-
 /// The advanced potentials of a dynamic chain at `level` whose grid is now `cur` (it
 /// started from `src`), added to `run`. Returns how many hints gave potentials (0: the
 /// chain is over), or `None` when the budget ran out.
@@ -244,46 +233,22 @@ pub(crate) fn advanced<S: Size>(
     if !budget.charge(40) {
         return None;
     }
-    // What the chain removed, per digit, and the cells that lost a candidate: each hint
-    // below needs some of it (its rule parents), so only the houses it touches can give one.
-    // `touched`: per house, the digits that lost a place there.
-    let mut removed = [S::Set::EMPTY; 9];
-    let mut lost = S::Set::EMPTY;
-    let mut touched = S::Houses::<u16>::splat(0);
-    for (d, (r, (s, c))) in removed
-        .iter_mut()
-        .zip(src.planes.iter().zip(&cur.planes))
-        .enumerate()
-    {
-        *r = *s - *c;
-        lost |= *r;
-        for x in *r {
-            for &h in g.cell_houses(x).ids() {
-                touched[usize::from(h)] |= 1 << d;
-            }
+    debug_assert!(
+        nest.board.is_some_and(|b| b[..9] == src.planes),
+        "the simple hints kept are for the board the chain starts from"
+    );
+    let hash = grid_hash::<S>(&cur.planes);
+    let found = nest
+        .basics
+        .hints(g, cur, src, hash, &nest.empty_count, &nest.placed);
+    if !found.is_empty() {
+        for b in found {
+            add_offs(run, &b.removals, &b.parents, NONE, b.technique);
         }
-    }
-    let n = locking(g, run, cur, &removed, &touched);
-    if n > 0 {
-        return Some(n);
-    }
-    let n = hidden_pairs(g, run, cur, src, &touched, &nest.empty_count);
-    if n > 0 {
-        return Some(n);
-    }
-    let n = naked_pairs(g, run, cur, src, lost, &touched, &nest.empty_count);
-    if n > 0 {
-        return Some(n);
-    }
-    let mut n = 0;
-    for (k, sys) in g.fish_systems().iter().enumerate().take(8) {
-        n += x_wings(g, sys, run, cur, &removed, &nest.placed[k]);
-    }
-    if n > 0 {
-        return Some(n);
+        return Some(found.len());
     }
     if level >= 2 {
-        return chain_hints(g, run, cur, src, level, nest, budget);
+        return chain_hints(g, run, cur, src, level, nest, hash, budget);
     }
     Some(0)
 }
@@ -313,6 +278,7 @@ pub(crate) enum Inner {
 /// forcing chains when that finds nothing, at level 4 dynamic forcing chains), added to
 /// `run` as advanced potentials; returns how many gave potentials, or `None` when the
 /// budget ran out.
+#[allow(clippy::too_many_arguments)]
 fn chain_hints<S: Size>(
     g: &Geometry<S>,
     run: &mut Run<S>,
@@ -320,16 +286,17 @@ fn chain_hints<S: Size>(
     src: &Cands<S>,
     level: u8,
     nest: &mut Nest<S>,
+    hash: u64,
     budget: &mut Budget,
 ) -> Option<usize> {
     if level >= 4 {
-        return inner_hints(g, run, cur, src, Inner::Dynamic, nest, budget);
+        return inner_hints(g, run, cur, src, Inner::Dynamic, nest, hash, budget);
     }
-    let n = inner_hints(g, run, cur, src, Inner::Cycles, nest, budget)?;
+    let n = inner_hints(g, run, cur, src, Inner::Cycles, nest, hash, budget)?;
     if n > 0 || level == 2 {
         return Some(n);
     }
-    inner_hints(g, run, cur, src, Inner::Multiple, nest, budget)
+    inner_hints(g, run, cur, src, Inner::Multiple, nest, hash, budget)
 }
 
 /// The hints of one nested search `kind` on `cur`, added to `run` (see [`chain_hints`]).
@@ -346,6 +313,7 @@ fn chain_hints<S: Size>(
 /// `src` with fewer candidates (still holding `cur`) they are those found on the earlier
 /// board that `src` still has. A hint left without any is not taken in; the hints found on
 /// `cur`, their order and which of them are equal do not depend on the board.
+#[allow(clippy::too_many_arguments)]
 fn inner_hints<S: Size>(
     g: &Geometry<S>,
     run: &mut Run<S>,
@@ -353,6 +321,7 @@ fn inner_hints<S: Size>(
     src: &Cands<S>,
     kind: Inner,
     nest: &mut Nest<S>,
+    hash: u64,
     budget: &mut Budget,
 ) -> Option<usize> {
     debug_assert!(
@@ -360,7 +329,7 @@ fn inner_hints<S: Size>(
         "the nested hints kept are for the board the search starts from"
     );
     let key = cur.planes;
-    let h = (grid_hash::<S>(&key), kind);
+    let h = (hash, kind);
     if let Some(&(_, start, end, number)) = nest
         .grids
         .get(&h)
@@ -586,293 +555,6 @@ fn keep_chain_hints<S: Size>(nest: &mut Nest<S>, cur: &Cands<S>, kind: Inner) {
     }
 }
 
-/// Pointing and claiming (SE `Locking(false)`) whose rule parents are not empty: the
-/// chain removed some of the digit's places in the first house outside the second.
-fn locking<S: Size>(
-    g: &Geometry<S>,
-    run: &mut Run<S>,
-    cur: &Cands<S>,
-    removed_planes: &[S::Set; 9],
-    touched: &S::Houses<u16>,
-) -> usize {
-    let mut used = 0;
-    for runs in g.lock_runs() {
-        if runs.is_empty() {
-            continue;
-        }
-        for (d, &removed) in removed_planes.iter().enumerate() {
-            if removed.is_empty() {
-                continue;
-            }
-            let plane = cur.planes[d];
-            for lr in runs {
-                let h1 = usize::from(lr.first);
-                if touched[h1] & 1 << d == 0 {
-                    continue;
-                }
-                let r1 = g.house_set(h1);
-                let pos = plane & r1;
-                if pos.len() < 2 {
-                    continue;
-                }
-                for &(_, h2) in g.lock_run_pairs(lr) {
-                    let r2 = g.house_set(h2 as usize);
-                    if !(pos - r2).is_empty() {
-                        continue;
-                    }
-                    let elim = (plane & r2) - r1;
-                    if elim.is_empty() {
-                        continue;
-                    }
-                    let parent_cells = (removed & r1) - r2;
-                    if parent_cells.is_empty() {
-                        continue;
-                    }
-                    let t = if matches!(g.house(h1).kind, HouseKind::Box | HouseKind::Region) {
-                        Technique::Pointing
-                    } else {
-                        Technique::Claiming
-                    };
-                    add_digit_offs(run, d, elim, parent_cells, t);
-                    used += 1;
-                }
-            }
-        }
-    }
-    used
-}
-
-/// Hidden pairs (SE `HiddenSet(2, false)`) whose rule parents are not empty: a place of
-/// one of the pair's digits in the house was removed by the chain.
-fn hidden_pairs<S: Size>(
-    g: &Geometry<S>,
-    run: &mut Run<S>,
-    cur: &Cands<S>,
-    src: &Cands<S>,
-    touched_digits: &S::Houses<u16>,
-    empty: &S::Houses<u8>,
-) -> usize {
-    let mut used = 0;
-    for &h in g.order_bcr() {
-        let hi = h as usize;
-        let touched = touched_digits[hi];
-        if empty[hi] <= 4 || touched == 0 {
-            continue;
-        }
-        let hs = g.house_set(hi);
-        let mut pos = [S::Set::EMPTY; 9];
-        let mut allowed = 0u16;
-        for (d, p) in pos.iter_mut().enumerate() {
-            *p = cur.planes[d] & hs;
-            if p.len() == 2 {
-                allowed |= 1 << d;
-            }
-        }
-        if allowed & touched == 0 {
-            continue;
-        }
-        for &mask in combos(2) {
-            if mask & !allowed != 0 || mask & touched == 0 {
-                continue;
-            }
-            let d1 = mask.trailing_zeros() as usize;
-            let d2 = (mask & (mask - 1)).trailing_zeros() as usize;
-            let union = pos[d1] | pos[d2];
-            if union.len() != 2 {
-                continue;
-            }
-            let mut removals = [S::Set::EMPTY; 9];
-            let mut worth = false;
-            for (e, r) in removals.iter_mut().enumerate() {
-                if e != d1 && e != d2 {
-                    *r = cur.planes[e] & union;
-                    worth |= !r.is_empty();
-                }
-            }
-            if !worth {
-                continue;
-            }
-            let mut parents = S::Cands::NONE;
-            for e in [d1, d2] {
-                for x in (src.planes[e] & hs) - union {
-                    parents.set(cand_of(x.index(), e));
-                }
-            }
-            if parents.none() {
-                continue;
-            }
-            add_offs(run, &removals, &parents, NONE, Technique::HiddenPair);
-            used += 1;
-        }
-    }
-    used
-}
-
-/// Naked pairs (SE `NakedSet(2)`) whose rule parents are not empty: one of the two cells
-/// lost a candidate to the chain.
-fn naked_pairs<S: Size>(
-    g: &Geometry<S>,
-    run: &mut Run<S>,
-    cur: &Cands<S>,
-    src: &Cands<S>,
-    lost: S::Set,
-    touched: &S::Houses<u16>,
-    empty: &S::Houses<u8>,
-) -> usize {
-    let mut used = 0;
-    for &h in g.order_bcr() {
-        let hi = h as usize;
-        if empty[hi] < 4 || touched[hi] == 0 {
-            continue;
-        }
-        let cells = &g.house(hi).cells;
-        let mut allowed = 0u16;
-        let mut touched = 0u16;
-        for (i, c) in cells.iter().enumerate() {
-            let cs = cur.cells[c.index()];
-            if cs.len() == 2 {
-                allowed |= 1 << i;
-            }
-            if lost.contains(*c) {
-                touched |= 1 << i;
-            }
-        }
-        if allowed & touched == 0 {
-            continue;
-        }
-        for &mask in combos(2) {
-            if mask & !allowed != 0 || mask & touched == 0 {
-                continue;
-            }
-            let i = mask.trailing_zeros() as usize;
-            let j = (mask & (mask - 1)).trailing_zeros() as usize;
-            let (a, b) = (cells[i], cells[j]);
-            let union: DigitSet = cur.cells[a.index()] | cur.cells[b.index()];
-            if union.len() != 2 {
-                continue;
-            }
-            let mut members = S::Set::EMPTY;
-            members.insert(a);
-            members.insert(b);
-            let others = g.house_set(hi) - members;
-            let mut removals = [S::Set::EMPTY; 9];
-            let mut worth = false;
-            for e in union {
-                removals[e.index()] = cur.planes[e.index()] & others;
-                worth |= !removals[e.index()].is_empty();
-            }
-            if !worth {
-                continue;
-            }
-            let mut parents = S::Cands::NONE;
-            for x in [a, b] {
-                for e in src.cells[x.index()] - union {
-                    parents.set(cand_of(x.index(), e.index()));
-                }
-            }
-            if parents.none() {
-                continue;
-            }
-            add_offs(run, &removals, &parents, NONE, Technique::NakedPair);
-            used += 1;
-        }
-    }
-    used
-}
-
-/// X-wings (SE `Fisherman(2)`) whose rule parents are not empty: the chain removed a
-/// place of the digit in a base line outside the cover lines.
-fn x_wings<S: Size>(
-    g: &Geometry<S>,
-    sys: &FishSystem<S>,
-    run: &mut Run<S>,
-    cur: &Cands<S>,
-    removed_planes: &[S::Set; 9],
-    placed: &[u8; 9],
-) -> usize {
-    let mut used = 0;
-    // Per digit that may have an X-wing (a removal in the grid, at most five placed): the
-    // lines holding a removal, and each line's places as a mask of cross lines.
-    let mut digits = 0u16;
-    let mut removal_lines = [[0u16; 9]; 2];
-    let mut masks = [[[0u16; 9]; 9]; 2];
-    for (d, &n) in placed.iter().enumerate() {
-        let r = removed_planes[d] & sys.cells;
-        if n + 4 > 9 || r.is_empty() {
-            continue;
-        }
-        digits |= 1 << d;
-        for x in r {
-            let at = sys.at[x.index()];
-            removal_lines[0][d] |= 1 << (at & 15);
-            removal_lines[1][d] |= 1 << (at >> 4);
-        }
-        for x in cur.planes[d] & sys.cells {
-            let at = sys.at[x.index()];
-            let (row, col) = (usize::from(at >> 4), usize::from(at & 15));
-            masks[0][d][col] |= 1 << row;
-            masks[1][d][row] |= 1 << col;
-        }
-    }
-    if digits == 0 {
-        return 0;
-    }
-    // Per orientation and base line, the digits with two places there. SE's order is
-    // columns as base lines first, then rows, then the pairs of lines in `combos` order
-    // (by the second line, then the first), then the digits.
-    let mut twos = [[0u16; 9]; 2];
-    for (t, masks) in twos.iter_mut().zip(&masks) {
-        for (d, lines) in masks.iter().enumerate() {
-            if digits & 1 << d == 0 {
-                continue;
-            }
-            for (i, m) in lines.iter().enumerate() {
-                if m.count_ones() == 2 {
-                    t[i] |= 1 << d;
-                }
-            }
-        }
-    }
-    for o in 0..2 {
-        // Base lines and cross lines.
-        let (base, cross) = if o == 0 {
-            (&sys.cols, &sys.rows)
-        } else {
-            (&sys.rows, &sys.cols)
-        };
-        let line = |lines: &[u8; 9], i: usize| g.house_set(lines[i] as usize);
-        for i2 in 1..9 {
-            if twos[o][i2] == 0 {
-                continue;
-            }
-            for i1 in 0..i2 {
-                let mut ds = twos[o][i1] & twos[o][i2];
-                while ds != 0 {
-                    let d = ds.trailing_zeros() as usize;
-                    ds &= ds - 1;
-                    // Two places in each base line, on the same two cross lines.
-                    let cover = masks[o][d][i1];
-                    if masks[o][d][i2] != cover || removal_lines[o][d] & (1 << i1 | 1 << i2) == 0 {
-                        continue;
-                    }
-                    let bases = line(base, i1) | line(base, i2);
-                    let c1 = cover.trailing_zeros() as usize;
-                    let c2 = (cover & (cover - 1)).trailing_zeros() as usize;
-                    let covers = line(cross, c1) | line(cross, c2);
-                    let elim = (cur.planes[d] & covers) - bases;
-                    let parent_cells = (removed_planes[d] & bases) - covers;
-                    if elim.is_empty() || parent_cells.is_empty() {
-                        continue;
-                    }
-                    add_digit_offs(run, d, elim, parent_cells, Technique::XWing);
-                    used += 1;
-                }
-            }
-        }
-    }
-    used
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -943,6 +625,123 @@ mod tests {
             }
         }
         assert!(spared > 100, "only {spared} hints spared");
+    }
+
+    /// The simple techniques' hints kept per grid ([`Basics`]) are those found afresh on
+    /// it, in the same order, whether the grid is met for the first time among others or
+    /// again; and a board that lost a candidate forgets them ([`Nest::prepare`]): their
+    /// rule parents are the removals from the board the chain started from.
+    #[test]
+    fn simple_hints_kept_per_grid_are_those_found_afresh_on_the_board() {
+        use crate::core::geometry::S81;
+        use crate::core::index::Cell;
+        use crate::core::logic::chains::forcing::{Mode, chain};
+        use crate::core::logic::chains::potentials::{Links, cand_count, cell_of, digit_of};
+        let g = cg();
+        let links = Links::new(cand_count::<S81>());
+        let mode = Mode {
+            y: true,
+            dynamic: true,
+            level: 0,
+        };
+        let mut techniques = HashMap::new();
+        let mut forgotten = 0;
+        for line in [
+            "..3..6.8....1..2......7...4..9..8.6..3..4...1.7.2.....3....5.....5...6..98.....5.",
+            "....56.....71....3...7...1...1....4..4.....7287....9....23....4.....85..9...6....",
+            "....5.7...5.1....6..82...1..4....3....6....9......1.625...4......29....8.7...3...",
+            "1.3.5......67......8...1..4....7..18.9...84.....6...9.3.....8...1...2.4....5..2..",
+        ] {
+            let board = board_from_line(line);
+            let src = Cands::from_board(g, &board);
+            let mut nest = Nest::<S81>::new();
+            nest.prepare(g, &board);
+            // The grids where the dynamic chains of the board first run dry (the board less
+            // what each turned off), as a nested chain meets them.
+            let mut grids = Vec::new();
+            let mut run = Run::<S81>::new();
+            for v in src.list() {
+                for on in [true, false] {
+                    let mut budget = Budget::UNLIMITED;
+                    assert!(chain(
+                        g,
+                        &mut run,
+                        &src,
+                        mode,
+                        &links,
+                        v,
+                        on,
+                        None,
+                        &mut budget
+                    ));
+                    if run.contradiction.is_some() {
+                        continue;
+                    }
+                    let mut dry = board;
+                    for &i in &run.offs {
+                        let q = run.nodes[i as usize].cand;
+                        dry.eliminate(Cell::from_index(cell_of(q)), Digit::from_index(digit_of(q)));
+                    }
+                    grids.push(Cands::from_board(g, &dry));
+                }
+            }
+            let fresh_on = |nest: &Nest<S81>, cur: &Cands<S81>, src: &Cands<S81>| {
+                let mut b = Basics::new();
+                let h = grid_hash::<S81>(&cur.planes);
+                b.hints(g, cur, src, h, &nest.empty_count, &nest.placed)
+                    .to_vec()
+            };
+            for round in 0..2 {
+                for cur in &grids {
+                    let h = grid_hash::<S81>(&cur.planes);
+                    let kept = nest
+                        .basics
+                        .hints(g, cur, &src, h, &nest.empty_count, &nest.placed)
+                        .to_vec();
+                    assert_eq!(kept, fresh_on(&nest, cur, &src), "round {round}");
+                    for b in &kept {
+                        *techniques.entry(b.technique).or_insert(0) += 1;
+                    }
+                }
+            }
+            // The board loses a rule parent of a hint kept: the hint on the new board has
+            // other parents (or none), and the nest gives what is found afresh there.
+            for cur in &grids {
+                let h = grid_hash::<S81>(&cur.planes);
+                let was = nest
+                    .basics
+                    .hints(g, cur, &src, h, &nest.empty_count, &nest.placed)
+                    .to_vec();
+                let Some(p) = was.first().and_then(|b| b.parents.cands().next()) else {
+                    continue;
+                };
+                let mut fewer = board;
+                fewer.eliminate(Cell::from_index(cell_of(p)), Digit::from_index(digit_of(p)));
+                let src2 = Cands::from_board(g, &fewer);
+                nest.prepare(g, &fewer);
+                let now = nest
+                    .basics
+                    .hints(g, cur, &src2, h, &nest.empty_count, &nest.placed)
+                    .to_vec();
+                assert_eq!(now, fresh_on(&nest, cur, &src2));
+                assert_ne!(now, was);
+                forgotten += 1;
+                nest.prepare(g, &board);
+            }
+        }
+        for t in [
+            Technique::Pointing,
+            Technique::Claiming,
+            Technique::HiddenPair,
+            Technique::NakedPair,
+            Technique::XWing,
+        ] {
+            assert!(
+                techniques.get(&t).is_some_and(|&n| n >= 8),
+                "{t:?}: {techniques:?}"
+            );
+        }
+        assert!(forgotten >= 20, "{forgotten}");
     }
 
     /// The hints kept from the boards before ([`inner_hints`]) give every chain the same
@@ -1097,12 +896,14 @@ mod tests {
                 dry.eliminate(Cell::from_index(cell_of(q)), Digit::from_index(digit_of(q)));
             }
             let cur = Cands::from_board(g, &dry);
+            let hash = grid_hash::<S81>(&cur.planes);
             for kind in [Inner::Cycles, Inner::Multiple, Inner::Dynamic] {
                 kept.forget_all();
                 kept.prepare(g, &board);
                 let mut run = start.clone();
                 assert!(
-                    inner_hints(g, &mut run, &cur, &src, kind, &mut kept, &mut budget).is_some()
+                    inner_hints(g, &mut run, &cur, &src, kind, &mut kept, hash, &mut budget)
+                        .is_some()
                 );
                 let Some(hint) = kept.memo.iter().find(|m| !m.parents.none()) else {
                     continue;
@@ -1119,7 +920,8 @@ mod tests {
                 let mut got = Vec::new();
                 for nest in [&mut kept, &mut fresh] {
                     let mut run = start.clone();
-                    let n = inner_hints(g, &mut run, &cur, &next_src, kind, nest, &mut budget);
+                    let n =
+                        inner_hints(g, &mut run, &cur, &next_src, kind, nest, hash, &mut budget);
                     got.push(format!(
                         "{n:?} {:?} {:?} {:?} {:?}",
                         run.nodes, run.adv, run.adv_parents, nest.table
