@@ -584,6 +584,49 @@ mod tests {
             .collect()
     }
 
+    /// The grid where the dynamic chain (no nesting) from `v` assumed on (`on`) or off first
+    /// runs dry, as a nested chain meets it: the board less what the chain turned off, with
+    /// the chain in `run`. `None` when the chain meets a contradiction.
+    fn dry_grid(
+        board: &crate::core::logic::Board,
+        src: &Cands<crate::core::geometry::S81>,
+        v: u16,
+        on: bool,
+        run: &mut Run<crate::core::geometry::S81>,
+    ) -> Option<Cands<crate::core::geometry::S81>> {
+        use crate::core::geometry::S81;
+        use crate::core::index::Cell;
+        use crate::core::logic::chains::forcing::{Mode, chain};
+        use crate::core::logic::chains::potentials::{Links, cand_count, cell_of, digit_of};
+        let mode = Mode {
+            y: true,
+            dynamic: true,
+            level: 0,
+        };
+        let links = Links::new(cand_count::<S81>());
+        let mut budget = Budget::UNLIMITED;
+        assert!(chain(
+            cg(),
+            run,
+            src,
+            mode,
+            &links,
+            v,
+            on,
+            None,
+            &mut budget
+        ));
+        if run.contradiction.is_some() {
+            return None;
+        }
+        let mut dry = *board;
+        for &i in &run.offs {
+            let q = run.nodes[i as usize].cand;
+            dry.eliminate(Cell::from_index(cell_of(q)), Digit::from_index(digit_of(q)));
+        }
+        Some(Cands::from_board(cg(), &dry))
+    }
+
     #[test]
     fn nested_searches_make_only_the_hints_that_can_be_taken_in() {
         // ER 11.9: a board whose nested searches find many hints.
@@ -635,15 +678,8 @@ mod tests {
     fn simple_hints_kept_per_grid_are_those_found_afresh_on_the_board() {
         use crate::core::geometry::S81;
         use crate::core::index::Cell;
-        use crate::core::logic::chains::forcing::{Mode, chain};
-        use crate::core::logic::chains::potentials::{Links, cand_count, cell_of, digit_of};
+        use crate::core::logic::chains::potentials::{cell_of, digit_of};
         let g = cg();
-        let links = Links::new(cand_count::<S81>());
-        let mode = Mode {
-            y: true,
-            dynamic: true,
-            level: 0,
-        };
         let mut techniques = HashMap::new();
         let mut forgotten = 0;
         for line in [
@@ -662,27 +698,7 @@ mod tests {
             let mut run = Run::<S81>::new();
             for v in src.list() {
                 for on in [true, false] {
-                    let mut budget = Budget::UNLIMITED;
-                    assert!(chain(
-                        g,
-                        &mut run,
-                        &src,
-                        mode,
-                        &links,
-                        v,
-                        on,
-                        None,
-                        &mut budget
-                    ));
-                    if run.contradiction.is_some() {
-                        continue;
-                    }
-                    let mut dry = board;
-                    for &i in &run.offs {
-                        let q = run.nodes[i as usize].cand;
-                        dry.eliminate(Cell::from_index(cell_of(q)), Digit::from_index(digit_of(q)));
-                    }
-                    grids.push(Cands::from_board(g, &dry));
+                    grids.extend(dry_grid(&board, &src, v, on, &mut run));
                 }
             }
             let fresh_on = |nest: &Nest<S81>, cur: &Cands<S81>, src: &Cands<S81>| {
@@ -856,46 +872,21 @@ mod tests {
     fn a_hint_kept_from_an_earlier_board_loses_the_parents_gone_since() {
         use crate::core::geometry::S81;
         use crate::core::index::Cell;
-        use crate::core::logic::chains::forcing::{Mode, chain};
-        use crate::core::logic::chains::potentials::{Links, cand_count, cell_of, digit_of};
+        use crate::core::logic::chains::potentials::{cell_of, digit_of};
         let g = cg();
         let board = board_from_line(
             "..3..6.8....1..2......7...4..9..8.6..3..4...1.7.2.....3....5.....5...6..98.....5.",
         );
         let src = Cands::from_board(g, &board);
-        let links = Links::new(cand_count::<S81>());
-        let mode = Mode {
-            y: true,
-            dynamic: true,
-            level: 0,
-        };
+        let mut budget = Budget::UNLIMITED;
         let mut kept = Nest::<S81>::new();
         let mut fresh = Nest::<S81>::new();
         let mut start = Run::<S81>::new();
         let mut boards = 0;
         for v in src.list().into_iter().step_by(3) {
-            let mut budget = Budget::UNLIMITED;
-            assert!(chain(
-                g,
-                &mut start,
-                &src,
-                mode,
-                &links,
-                v,
-                true,
-                None,
-                &mut budget
-            ));
-            if start.contradiction.is_some() {
+            let Some(cur) = dry_grid(&board, &src, v, true, &mut start) else {
                 continue;
-            }
-            // The grid where the chain runs dry: the board less what it turned off.
-            let mut dry = board;
-            for &i in &start.offs {
-                let q = start.nodes[i as usize].cand;
-                dry.eliminate(Cell::from_index(cell_of(q)), Digit::from_index(digit_of(q)));
-            }
-            let cur = Cands::from_board(g, &dry);
+            };
             let hash = grid_hash::<S81>(&cur.planes);
             for kind in [Inner::Cycles, Inner::Multiple, Inner::Dynamic] {
                 kept.forget_all();
