@@ -670,6 +670,22 @@ mod tests {
         assert!(spared > 100, "only {spared} hints spared");
     }
 
+    /// The simple techniques' hints on `cur` for a chain from `src`, on `nest`'s board:
+    /// from what the nest keeps, or (`fresh`) from a memory of its own.
+    fn simple_hints(
+        nest: &mut Nest<crate::core::geometry::S81>,
+        cur: &Cands<crate::core::geometry::S81>,
+        src: &Cands<crate::core::geometry::S81>,
+        fresh: bool,
+    ) -> Vec<super::super::nested_basics::Basic<crate::core::geometry::S81>> {
+        let mut own = Basics::new();
+        let basics = if fresh { &mut own } else { &mut nest.basics };
+        let h = grid_hash::<crate::core::geometry::S81>(&cur.planes);
+        basics
+            .hints(cg(), cur, src, h, &nest.empty_count, &nest.placed)
+            .to_vec()
+    }
+
     /// The simple techniques' hints kept per grid ([`Basics`]) are those found afresh on
     /// it, in the same order, whether the grid is met for the first time among others or
     /// again; and a board that lost a candidate forgets them ([`Nest::prepare`]): their
@@ -701,20 +717,11 @@ mod tests {
                     grids.extend(dry_grid(&board, &src, v, on, &mut run));
                 }
             }
-            let fresh_on = |nest: &Nest<S81>, cur: &Cands<S81>, src: &Cands<S81>| {
-                let mut b = Basics::new();
-                let h = grid_hash::<S81>(&cur.planes);
-                b.hints(g, cur, src, h, &nest.empty_count, &nest.placed)
-                    .to_vec()
-            };
             for round in 0..2 {
                 for cur in &grids {
-                    let h = grid_hash::<S81>(&cur.planes);
-                    let kept = nest
-                        .basics
-                        .hints(g, cur, &src, h, &nest.empty_count, &nest.placed)
-                        .to_vec();
-                    assert_eq!(kept, fresh_on(&nest, cur, &src), "round {round}");
+                    let kept = simple_hints(&mut nest, cur, &src, false);
+                    let fresh = simple_hints(&mut nest, cur, &src, true);
+                    assert_eq!(kept, fresh, "round {round}");
                     for b in &kept {
                         *techniques.entry(b.technique).or_insert(0) += 1;
                     }
@@ -723,11 +730,7 @@ mod tests {
             // The board loses a rule parent of a hint kept: the hint on the new board has
             // other parents (or none), and the nest gives what is found afresh there.
             for cur in &grids {
-                let h = grid_hash::<S81>(&cur.planes);
-                let was = nest
-                    .basics
-                    .hints(g, cur, &src, h, &nest.empty_count, &nest.placed)
-                    .to_vec();
+                let was = simple_hints(&mut nest, cur, &src, false);
                 let Some(p) = was.first().and_then(|b| b.parents.cands().next()) else {
                     continue;
                 };
@@ -735,11 +738,8 @@ mod tests {
                 fewer.eliminate(Cell::from_index(cell_of(p)), Digit::from_index(digit_of(p)));
                 let src2 = Cands::from_board(g, &fewer);
                 nest.prepare(g, &fewer);
-                let now = nest
-                    .basics
-                    .hints(g, cur, &src2, h, &nest.empty_count, &nest.placed)
-                    .to_vec();
-                assert_eq!(now, fresh_on(&nest, cur, &src2));
+                let now = simple_hints(&mut nest, cur, &src2, false);
+                assert_eq!(now, simple_hints(&mut nest, cur, &src2, true));
                 assert_ne!(now, was);
                 forgotten += 1;
                 nest.prepare(g, &board);

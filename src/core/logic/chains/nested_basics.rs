@@ -33,7 +33,7 @@ const MAX_GRIDS: usize = 1 << 16;
 /// What the simple techniques gave on the grids met on the present board: per grid (by
 /// fingerprint) its places and the range of `hints` holding the hints of the first
 /// technique that gave any (empty when none did).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) struct Basics<S: Size> {
     grids: HashMap<u64, ([S::Set; 9], u32, u32)>,
     hints: Vec<Basic<S>>,
