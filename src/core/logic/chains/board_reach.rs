@@ -23,6 +23,15 @@
 //! every pass that found nothing in full on the board before (a pass keeping the best hint
 //! searches without bounds only while it has none), and records the new board as it goes.
 //!
+//! A pass that found something still vouches for single starts: each start's record says
+//! how far its search looked (the longest cycle and chain, bounded by the best hint at
+//! the time) and whether it found anything. On the next board, a start that read nothing
+//! changed and found nothing looking at least as far as the search now would finds
+//! nothing again, and its partner distances stand ([`BoardReach::found_nothing`]). A
+//! record lasts as long as what it read: a start met again is searched anew (and
+//! recorded) unless it is skipped this way, a start left out is dropped, and a pass the
+//! search leaves out (a step found before it) keeps no records.
+//!
 //! So the hints, their order and the ratings stay exactly Sudoku Explainer's. What is
 //! recorded belongs to one board ([`BoardReach::is_for`]), per pass that found nothing;
 //! the nested searches record again, with one full first-level search, when they move to
@@ -30,7 +39,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::potentials::{Cands, Links, cand_count, cand_of};
+use super::potentials::{Cands, Links, MAX_IMPLIED, cand_count, cand_of};
 use crate::core::geometry::{CandBits, CellBits, Geometry, Size};
 
 /// A board's links of one pass, a number naming that copy of them (no other copy kept
@@ -42,6 +51,28 @@ pub(crate) type BoardLinks<'a, S> = (
     &'a [<S as Size>::Set; 9],
     &'a [<S as Size>::Set; 9],
 );
+
+/// What the search from one start found on the board (recorded with its read set).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Outcome {
+    /// The longest cycle and forcing chain (in potentials) it looked for.
+    pub(crate) cycle_len: u32,
+    pub(crate) chain_len: u32,
+    /// True when it found a cycle or a chain (offered or not).
+    pub(crate) found: bool,
+    /// The distances at which it met the "on" of each of its link partners (see
+    /// [`super::cycles`]).
+    pub(crate) partners: [u8; MAX_IMPLIED],
+}
+
+impl Outcome {
+    const NONE: Outcome = Outcome {
+        cycle_len: 0,
+        chain_len: 0,
+        found: true,
+        partners: [u8::MAX; MAX_IMPLIED],
+    };
+}
 
 /// The number of the last copy of a board's links kept, by any search.
 static LINKS_KEPT: AtomicU64 = AtomicU64::new(0);
@@ -66,6 +97,15 @@ pub(crate) struct BoardReach<S: Size> {
     read: [Vec<[S::Set; 9]>; 3],
     /// Per pass and candidate: whether its search's read set is recorded.
     started: [Vec<bool>; 3],
+    /// Per pass and candidate: what its search found, when `started`.
+    outcome: [Vec<Outcome>; 3],
+    /// Per pass: true when the board's recording search ran that pass, so what is
+    /// recorded of it is the board's (a pass it left out keeps older records).
+    ran: [bool; 3],
+    /// Per pass, while recording: true when the pass started.
+    ran_now: [bool; 3],
+    /// True while a recording search runs on a grid that came from the board.
+    from: bool,
     /// The current pass's changed candidates (skipping searches).
     changed: [S::Set; 9],
     /// Per pass, when kept: the board's links, the number of that copy and its
@@ -104,6 +144,10 @@ impl<S: Size> BoardReach<S> {
             skip: [false; 3],
             read: [(); 3].map(|_| vec![[S::Set::EMPTY; 9]; n]),
             started: [vec![false; n], vec![false; n], vec![false; n]],
+            outcome: [(); 3].map(|_| vec![Outcome::NONE; n]),
+            ran: [false; 3],
+            ran_now: [false; 3],
+            from: false,
             changed: [S::Set::EMPTY; 9],
             links: if keep_links {
                 (0..3)
@@ -158,6 +202,7 @@ impl<S: Size> BoardReach<S> {
         let from = self.board.is_some_and(|b| came_from(cur, &b));
         self.skip = self.quiet.map(|q| q && from);
         self.record = record;
+        self.from = record && from;
         self.use_affected = false;
         if record {
             // The read sets change: the index of them is built again when needed.
@@ -166,8 +211,11 @@ impl<S: Size> BoardReach<S> {
             // The links kept are the old board's until the search ends.
             self.kept_now = [false; 3];
             self.quiet_now = [false; 3];
-            for (started, skip) in self.started.iter_mut().zip(self.skip) {
-                if !skip {
+            self.ran_now = [false; 3];
+            // A start's record stays while what it read is unchanged (checked when it is
+            // met again): only a grid from the board, on a pass the board's search ran.
+            for (started, ran) in self.started.iter_mut().zip(self.ran) {
+                if !(from && ran) {
                     started.iter_mut().for_each(|s| *s = false);
                 }
             }
@@ -187,8 +235,10 @@ impl<S: Size> BoardReach<S> {
             self.board = Some(cur.planes);
             self.quiet = self.quiet_now;
             self.links_kept = self.kept_now;
+            self.ran = self.ran_now;
         }
         self.record = false;
+        self.from = false;
         self.skip = [false; 3];
     }
 
@@ -197,7 +247,9 @@ impl<S: Size> BoardReach<S> {
         self.links_kept = [false; 3];
         self.board = None;
         self.quiet = [false; 3];
+        self.ran = [false; 3];
         self.record = false;
+        self.from = false;
         self.skip = [false; 3];
     }
 
@@ -214,7 +266,10 @@ impl<S: Size> BoardReach<S> {
         x: bool,
     ) {
         self.use_affected = false;
-        if let Some(board) = self.board.filter(|_| self.skip[pass]) {
+        if self.record {
+            self.ran_now[pass] = true;
+        }
+        if let Some(board) = self.board.filter(|_| self.skip[pass] || self.from) {
             self.changed = changed_links(g, &board, cur, y, x);
             if self.record {
                 return;
@@ -269,10 +324,44 @@ impl<S: Size> BoardReach<S> {
         self.record
     }
 
-    /// Records what the search from `start` read on pass `pass`.
-    pub(crate) fn record_read(&mut self, pass: usize, start: u16, read: &[S::Set; 9]) {
+    /// Records what the search from `start` read on pass `pass`, and what it found.
+    pub(crate) fn record_read(
+        &mut self,
+        pass: usize,
+        start: u16,
+        read: &[S::Set; 9],
+        outcome: &Outcome,
+    ) {
         self.read[pass][usize::from(start)] = *read;
         self.started[pass][usize::from(start)] = true;
+        self.outcome[pass][usize::from(start)] = *outcome;
+    }
+
+    /// Recording on a grid that came from the board: when the search from `start` on pass
+    /// `pass` read only candidates whose links are the board's and found nothing there
+    /// while looking for cycles of up to `cycle_len` potentials and chains of up to
+    /// `chain_len`, or longer, it would take the same steps again and find nothing: its
+    /// partner distances (its record stays, true of the grid too).
+    #[inline]
+    pub(crate) fn found_nothing(
+        &self,
+        pass: usize,
+        start: u16,
+        cycle_len: u32,
+        chain_len: u32,
+    ) -> Option<&[u8; MAX_IMPLIED]> {
+        let s = usize::from(start);
+        let o = &self.outcome[pass][s];
+        (self.from
+            && self.started[pass][s]
+            && !o.found
+            && o.cycle_len >= cycle_len
+            && o.chain_len >= chain_len
+            && self.read[pass][s]
+                .iter()
+                .zip(&self.changed)
+                .all(|(r, c)| (*r & *c).is_empty()))
+        .then_some(&o.partners)
     }
 
     /// Forgets what the search from `start` read on pass `pass` (it was not searched on

@@ -24,7 +24,7 @@
 //! A cycle's complexity is its number of distinct potentials, a forcing chain's its number
 //! of potentials (both ends included).
 
-use super::board_reach::BoardReach;
+use super::board_reach::{BoardReach, Outcome};
 use super::on_reach::{Graph, OnReach};
 use super::plane_hints::{self, PlaneHints};
 use super::plane_memo::{PlaneMemo, multi_cells};
@@ -103,6 +103,9 @@ pub(crate) struct CycleScratch<S: Size> {
     /// `links` (and `links`' own room in its place).
     patched: Vec<PatchedLinks<S>>,
     active: Option<usize>,
+    /// Tests: the starts skipped because their search on the board before found nothing.
+    #[cfg(test)]
+    pub(crate) skipped_nothing: u64,
 }
 
 impl<S: Size> Default for CycleScratch<S> {
@@ -189,6 +192,8 @@ impl<S: Size> CycleScratch<S> {
                 })
                 .collect(),
             active: None,
+            #[cfg(test)]
+            skipped_nothing: 0,
             on_reach: OnReach::new(),
         }
     }
@@ -672,7 +677,11 @@ pub(crate) fn mix(h: u64, v: u64) -> u64 {
 /// With a `reach` ([`super::board_reach`]), the search skips the starts whose search would
 /// read the same as on the board it records, in the passes that found nothing there (a
 /// grid derived from that board: a nested search's, or the next step's), and, recording,
-/// notes what each start it searches reads, for the grid to become the board.
+/// notes what each start it searches reads and finds, for the grid to become the board;
+/// recording on a grid from that board, it also skips the starts that read nothing changed
+/// and found nothing there, looking as far. Every search skips the starts whose "on"
+/// reaches nothing a hint needs ([`super::on_reach`]) except a collecting one that
+/// records (the nested searches skip what it records).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn search<S: Size>(
     g: &Geometry<S>,
@@ -756,9 +765,10 @@ pub(crate) fn search<S: Size>(
             }
         };
         sc.rec = recording;
-        // Collecting searches go without bounds: a start whose reach cannot find anything
-        // is skipped ([`super::on_reach`]). Recording ones need every start's read set.
-        let use_reach = !best_mode && !recording;
+        // A start whose reach cannot find anything is skipped ([`super::on_reach`]), not
+        // recorded. A collecting search that records (for the nested searches on its
+        // board, which skip what it records) searches every start instead.
+        let use_reach = best_mode || !recording;
         if use_reach {
             sc.on_reach.begin_pass();
         }
@@ -790,9 +800,27 @@ pub(crate) fn search<S: Size>(
                 let cycle_len = sink.limit(cycle_base, key);
                 let chain_len = if x { sink.limit(chain_base, key) } else { 0 };
                 if cycle_len < 4 && chain_len < 4 {
+                    if let Some(r) = reach.as_deref_mut() {
+                        r.drop_read(pi, start);
+                    }
                     continue;
                 }
                 if reach.as_deref().is_some_and(|r| r.unchanged(pi, start)) {
+                    continue;
+                }
+                // Recording on a grid from the board: a start whose search there found
+                // nothing, looking as far or further, and read nothing changed since
+                // finds nothing again; its partner distances stand.
+                if let Some(partners) = reach
+                    .as_deref()
+                    .and_then(|r| r.found_nothing(pi, start, cycle_len, chain_len))
+                {
+                    sc.pdist[start as usize] = *partners;
+                    sc.pstamp[start as usize] = sc.pass;
+                    #[cfg(test)]
+                    {
+                        sc.skipped_nothing += 1;
+                    }
                     continue;
                 }
                 if use_reach {
@@ -807,6 +835,9 @@ pub(crate) fn search<S: Size>(
                         return false;
                     };
                     if !may {
+                        if let Some(r) = reach.as_deref_mut() {
+                            r.drop_read(pi, start);
+                        }
                         continue;
                     }
                 }
@@ -814,7 +845,13 @@ pub(crate) fn search<S: Size>(
                     return false;
                 };
                 if recording && let Some(r) = reach.as_deref_mut() {
-                    r.record_read(pi, start, &sc.read);
+                    let outcome = Outcome {
+                        cycle_len,
+                        chain_len,
+                        found: t_on != NONE || !sc.found.is_empty(),
+                        partners: sc.pdist[start as usize],
+                    };
+                    r.record_read(pi, start, &sc.read, &outcome);
                 }
                 for k in 0..sc.found.len() {
                     let (e, cause) = sc.found[k];
@@ -1173,6 +1210,79 @@ mod tests {
         }
         // Both kinds met, many times: the test says something.
         assert!(skipped > 1000 && found > 100, "{skipped} {found} {kept}");
+    }
+
+    #[test]
+    fn skipping_the_starts_that_found_nothing_on_the_board_before_keeps_the_step() {
+        use crate::core::logic::chains::{ChainLevel, ChainScratch, find};
+        use crate::core::logic::{Board, Step};
+        // Puzzles whose hardest step is a forcing chain, an X-chain, a cycle. Each round
+        // takes the first level's step on the board (found both by a search that keeps
+        // what it read from one board to the next and by a fresh one), applies it, and
+        // sometimes removes a few more candidates at random or moves to another puzzle
+        // (a board that did not come from the one before). Boards where the step comes
+        // before the last pass leave that pass out: what it recorded on older boards must
+        // not serve.
+        let lines = [
+            "...3.246...6......54.....8....5..8.91.....7......8..2..8..1....3......1..9..486..",
+            "2.7.........7.1.2......8.1.....26...72.8..3...5..9...183...29.........3.......7.4",
+            "19.....4....982...........5..4...8......4..7...8.271..5..3.1...3.........6..7..91",
+            "8...5..62.69........7...3.4.52....7......4......2.1....1..3.7..9....2.5.....6.4.3",
+        ];
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut kept = ChainScratch::<S81>::new();
+        let (mut steps, mut moves) = (0, 0);
+        for round in 0..60 {
+            for line in lines {
+                let mut board: Board = board_from_line(line);
+                moves += 1;
+                for _ in 0..40 {
+                    let mut fresh = ChainScratch::<S81>::new();
+                    let (mut a, mut b) = (Step::default(), Step::default());
+                    let mut budget = Budget::UNLIMITED;
+                    let found = find(
+                        cg(),
+                        &board,
+                        ChainLevel::Cycles,
+                        &mut kept,
+                        &mut budget,
+                        &mut a,
+                    );
+                    let again = find(
+                        cg(),
+                        &board,
+                        ChainLevel::Cycles,
+                        &mut fresh,
+                        &mut budget,
+                        &mut b,
+                    );
+                    assert_eq!(found, again, "round {round}: {line}");
+                    if !found {
+                        break;
+                    }
+                    let key = |s: &Step| {
+                        (
+                            s.technique,
+                            s.difficulty,
+                            s.size,
+                            s.eliminations,
+                            s.placement,
+                        )
+                    };
+                    assert_eq!(key(&a), key(&b), "round {round}, step {steps}: {line}");
+                    steps += 1;
+                    board.apply(cg(), &a);
+                    if rng.random_range(0..2) == 0 {
+                        board = thinned(&board, rng.random_range(1..4), &mut rng);
+                    }
+                }
+            }
+        }
+        let skipped = kept.eng.cyc.skipped_nothing;
+        assert!(
+            steps > 2000 && moves == 240 && skipped > 10000,
+            "{steps} steps, {skipped} starts skipped"
+        );
     }
 
     #[test]
