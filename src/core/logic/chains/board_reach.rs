@@ -33,9 +33,9 @@
 //! search leaves out (a step found before it) keeps no records.
 //!
 //! So the hints, their order and the ratings stay exactly Sudoku Explainer's. What is
-//! recorded belongs to one board ([`BoardReach::is_for`]), per pass that found nothing;
-//! the nested searches record again, with one full first-level search, when they move to
-//! a board that did not come from it.
+//! recorded belongs to one board ([`BoardReach::is_for`]), per pass (the nested searches
+//! skip only in the passes that found nothing); they record again, with one full
+//! first-level search, when they move to a board that did not come from it.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -357,10 +357,7 @@ impl<S: Size> BoardReach<S> {
             && !o.found
             && o.cycle_len >= cycle_len
             && o.chain_len >= chain_len
-            && self.read[pass][s]
-                .iter()
-                .zip(&self.changed)
-                .all(|(r, c)| (*r & *c).is_empty()))
+            && self.read_none_changed(pass, s))
         .then_some(&o.partners)
     }
 
@@ -387,12 +384,17 @@ impl<S: Size> BoardReach<S> {
     #[inline]
     fn reads_unchanged(&self, pass: usize, start: u16) -> bool {
         let s = usize::from(start);
-        self.skip[pass]
-            && self.started[pass][s]
-            && self.read[pass][s]
-                .iter()
-                .zip(&self.changed)
-                .all(|(r, c)| (*r & *c).is_empty())
+        self.skip[pass] && self.started[pass][s] && self.read_none_changed(pass, s)
+    }
+
+    /// True when what the search from start `s` read on pass `pass` holds no candidate of
+    /// `changed`.
+    #[inline]
+    fn read_none_changed(&self, pass: usize, s: usize) -> bool {
+        self.read[pass][s]
+            .iter()
+            .zip(&self.changed)
+            .all(|(r, c)| (*r & *c).is_empty())
     }
 }
 
