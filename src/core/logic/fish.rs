@@ -9,7 +9,7 @@
 //! base line must hold at least two candidates.
 
 use super::unchanged::Scope;
-use super::{Board, Step, Technique, combos};
+use super::{Board, Step, Technique, subsets_of};
 use crate::core::geometry::{CellBits, FishSystem, Geometry, Size};
 use crate::core::index::Digit;
 
@@ -87,52 +87,72 @@ fn find_in<S: Size>(
                 sys.cols[i] as usize
             }
         };
-        for &mask in combos(degree) {
-            for d in Digit::all() {
-                let di = d.index();
-                if mask & !allowed[di][dir] != 0 || allowed[di][dir] == 0 {
-                    continue;
+        // SE tries the base-line tuples in increasing mask order, digits 1-9 inside each:
+        // the first fish is the least (mask, digit) with removals. Per digit, its tuples
+        // are the subsets of its allowed lines, met here in increasing order, so its first
+        // fish comes first; the digits' firsts are then compared.
+        let mut first: Option<(u16, usize, u16)> = None;
+        for di in 0..9 {
+            let allowed = allowed[di][dir];
+            if (allowed.count_ones()) < degree {
+                continue;
+            }
+            let lines = &masks[di][dir];
+            let cross = &masks[di][1 - dir];
+            for mask in subsets_of(allowed, degree) {
+                if first.is_some_and(|(m, _, _)| mask >= m) {
+                    break;
                 }
                 let mut cover = 0u16;
-                let mut base_cells = S::Set::EMPTY;
-                for (i, &m) in masks[di][dir].iter().enumerate() {
+                for (i, &m) in lines.iter().enumerate() {
                     if mask & (1 << i) != 0 {
                         cover |= m;
-                        base_cells |= g.house_set(base_line(i));
                     }
                 }
                 if cover.count_ones() != degree {
                     continue;
                 }
-                let mut cover_cells = S::Set::EMPTY;
-                for j in 0..9 {
-                    if cover & (1 << j) != 0 {
-                        cover_cells |= g.house_set(cover_line(j));
-                    }
+                // Removals: the digit's places in the cover lines outside the base lines.
+                if (0..9).any(|j| cover & (1 << j) != 0 && cross[j] & !mask != 0) {
+                    first = Some((mask, di, cover));
+                    break;
                 }
-                let plane = board.plane(d);
-                let elim = (plane & cover_cells) - base_cells;
-                if elim.is_empty() {
-                    continue;
-                }
-                step.reset(match degree {
-                    2 => Technique::XWing,
-                    3 => Technique::Swordfish,
-                    _ => Technique::Jellyfish,
-                });
-                step.eliminations[di] = elim;
-                step.cells = plane & base_cells;
-                step.digits.insert(d);
-                for i in 0..9 {
-                    if mask & (1 << i) != 0 {
-                        step.base.insert(base_line(i));
-                    }
-                    if cover & (1 << i) != 0 {
-                        step.cover.insert(cover_line(i));
-                    }
-                }
-                return true;
             }
+        }
+        if let Some((mask, di, cover)) = first {
+            let d = Digit::new(di as u8 + 1);
+            let mut base_cells = S::Set::EMPTY;
+            for i in 0..9 {
+                if mask & (1 << i) != 0 {
+                    base_cells |= g.house_set(base_line(i));
+                }
+            }
+            let mut cover_cells = S::Set::EMPTY;
+            for j in 0..9 {
+                if cover & (1 << j) != 0 {
+                    cover_cells |= g.house_set(cover_line(j));
+                }
+            }
+            let plane = board.plane(d);
+            let elim = (plane & cover_cells) - base_cells;
+            debug_assert!(!elim.is_empty());
+            step.reset(match degree {
+                2 => Technique::XWing,
+                3 => Technique::Swordfish,
+                _ => Technique::Jellyfish,
+            });
+            step.eliminations[di] = elim;
+            step.cells = plane & base_cells;
+            step.digits.insert(d);
+            for i in 0..9 {
+                if mask & (1 << i) != 0 {
+                    step.base.insert(base_line(i));
+                }
+                if cover & (1 << i) != 0 {
+                    step.cover.insert(cover_line(i));
+                }
+            }
+            return true;
         }
     }
     false
@@ -141,8 +161,98 @@ fn find_in<S: Size>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::bitboard::CellSet;
     use crate::core::index::{Cell, House};
-    use crate::core::logic::testutil::{cg, elims};
+    use crate::core::logic::combos;
+    use crate::core::logic::testutil::{board_from_line, cg, elims, thinned};
+    use rand::{RngExt, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// The search as SE writes it: every base-line tuple in `Permutations` order, the
+    /// digits inside, each tuple's cover and removals worked out on cell sets.
+    fn reference(b: &Board, degree: u32, step: &mut Step) -> bool {
+        let g = cg();
+        let sys = &g.fish_systems()[0];
+        for dir in [1usize, 0] {
+            let (base, cover) = if dir == 1 {
+                (sys.cols, sys.rows)
+            } else {
+                (sys.rows, sys.cols)
+            };
+            for &mask in combos(degree) {
+                for d in Digit::all() {
+                    if (b.placed(d)).len() + degree * 2 > 9 {
+                        continue;
+                    }
+                    let plane = b.plane(d);
+                    let lines: Vec<usize> = (0..9).filter(|i| mask & (1 << i) != 0).collect();
+                    if lines.iter().any(|&i| {
+                        !(2..=degree).contains(&(plane & g.house_set(base[i] as usize)).len())
+                    }) {
+                        continue;
+                    }
+                    let base_cells = lines
+                        .iter()
+                        .fold(CellSet::EMPTY, |a, &i| a | g.house_set(base[i] as usize));
+                    let covers: Vec<usize> = (0..9)
+                        .filter(|&j| {
+                            !(plane & base_cells & g.house_set(cover[j] as usize)).is_empty()
+                        })
+                        .collect();
+                    if covers.len() != degree as usize {
+                        continue;
+                    }
+                    let cover_cells = covers
+                        .iter()
+                        .fold(CellSet::EMPTY, |a, &j| a | g.house_set(cover[j] as usize));
+                    let elim = (plane & cover_cells) - base_cells;
+                    if elim.is_empty() {
+                        continue;
+                    }
+                    step.reset(Technique::XWing);
+                    step.eliminations[d.index()] = elim;
+                    step.cells = plane & base_cells;
+                    for &i in &lines {
+                        step.base.insert(base[i] as usize);
+                    }
+                    for &j in &covers {
+                        step.cover.insert(cover[j] as usize);
+                    }
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    #[test]
+    fn the_first_fish_is_the_one_every_tuple_in_se_order_finds_first() {
+        // Puzzles with many candidates taken out at random: fish of every size, often
+        // several at once, on several digits.
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let lines: Vec<&str> = include_str!("../../../data/random_minimal_200.txt")
+            .lines()
+            .take(40)
+            .collect();
+        let mut found = [0; 5];
+        for line in &lines {
+            let board = board_from_line(&line[..81]);
+            for _ in 0..10 {
+                let b = thinned(&board, rng.random_range(40..260), &mut rng);
+                for degree in 2..=4 {
+                    let (mut a, mut r) = (Step::default(), Step::default());
+                    let got = find_fish(cg(), &b, degree, &Scope::everything(cg()), &mut a);
+                    assert_eq!(got, reference(&b, degree, &mut r), "{line} degree {degree}");
+                    if got {
+                        found[degree as usize] += 1;
+                        assert_eq!(a.eliminations, r.eliminations);
+                        assert_eq!((a.cells, a.base, a.cover), (r.cells, r.base, r.cover));
+                    }
+                }
+            }
+        }
+        assert!(found[2..].iter().all(|&n| n > 20), "{found:?}");
+    }
 
     #[test]
     fn x_wing_in_rows() {

@@ -794,6 +794,20 @@ pub(crate) fn combinations(n: u32, k: u32) -> impl Iterator<Item = u16> {
     (0..limit).filter(move |m| m.count_ones() == k)
 }
 
+/// The subsets of `within` with `k` members, as bit masks in increasing numeric value: SE's
+/// `Permutations` order restricted to the tuples that use only members of `within` (the
+/// others are skipped without being built).
+#[inline]
+pub(crate) fn subsets_of(within: u16, k: u32) -> impl Iterator<Item = u16> {
+    // Each subset of `within` in increasing order: `(s - within) & within` is the next.
+    let mut s = 0u16;
+    std::iter::from_fn(move || {
+        s = s.wrapping_sub(within) & within;
+        (s != 0).then_some(s)
+    })
+    .filter(move |m| m.count_ones() == k)
+}
+
 const fn build_combos<const N: usize>(k: u32) -> [u16; N] {
     let mut t = [0u16; N];
     let mut n = 0;
@@ -951,6 +965,13 @@ mod tests {
         assert_eq!(combinations(9, 3).count(), 84);
         for k in 1..=4 {
             assert!(combos(k).iter().copied().eq(combinations(9, k)));
+        }
+        // Subsets of a set of members: the combinations that use only those, in order.
+        for within in [0u16, 0b1, 0b1_0110_1001, 0b1_1111_1111, 0b0_1010_1010] {
+            for k in 1..=4 {
+                let all: Vec<u16> = combinations(9, k).filter(|m| m & !within == 0).collect();
+                assert_eq!(subsets_of(within, k).collect::<Vec<_>>(), all);
+            }
         }
     }
 

@@ -16,7 +16,7 @@
 //! was found, even when its cells share a second house.
 
 use super::unchanged::Scope;
-use super::{Board, Step, Technique, combos};
+use super::{Board, Step, Technique, subsets_of};
 use crate::core::bitboard::DigitSet;
 use crate::core::geometry::{CellBits, Geometry, HouseDef, Size};
 use crate::core::index::Digit;
@@ -34,13 +34,6 @@ fn house_masks<S: Size>(board: &Board<S>, h: &HouseDef<S>) -> ([u16; 9], [DigitS
         }
     }
     (pos, cand)
-}
-
-/// The members of `mask` (bits `0..9`) that are set in `allowed`: true when the tuple only
-/// uses allowed members.
-#[inline]
-fn within(mask: u16, allowed: u16) -> bool {
-    mask & !allowed == 0
 }
 
 /// The first naked subset of size `degree` (2..=4) that removes something, in the houses
@@ -70,10 +63,7 @@ pub fn find_naked_subset<S: Size>(
         if allowed.count_ones() < degree {
             continue;
         }
-        for &mask in combos(degree) {
-            if !within(mask, allowed) {
-                continue;
-            }
+        for mask in subsets_of(allowed, degree) {
             let mut union = DigitSet::EMPTY;
             let mut members = S::Set::EMPTY;
             for (i, &c) in h.cells.iter().enumerate() {
@@ -138,10 +128,7 @@ pub fn find_hidden_subset<S: Size>(
         if allowed.count_ones() < degree {
             continue;
         }
-        for &mask in combos(degree) {
-            if !within(mask, allowed) {
-                continue;
-            }
+        for mask in subsets_of(allowed, degree) {
             let mut union = 0u16;
             let mut values = DigitSet::EMPTY;
             for (d, &p) in pos.iter().enumerate() {

@@ -22,7 +22,7 @@
 //! join the loop.
 
 use super::unchanged::Since;
-use super::{Board, Budget, Step, Technique, combinations};
+use super::{Board, Budget, Step, Technique, combinations, subsets_of};
 use crate::core::bitboard::DigitSet;
 use crate::core::geometry::{Arr, CellBits, Geometry, Size};
 use crate::core::index::{Cell, Digit, HouseKind};
@@ -34,6 +34,8 @@ pub struct LoopScratch<S: Size> {
     len: usize,
     on_path: S::Set,
     both: S::Set,
+    /// The current pair's [`loop_core`]: the walk steps only onto these cells.
+    core: S::Set,
     best: Option<Step<S>>,
     best_type: u8,
     /// The board of the last complete search.
@@ -49,6 +51,15 @@ pub struct LoopScratch<S: Size> {
     reading: S::Set,
     /// Hints offered so far.
     offered: u64,
+    /// Per pair of loop digits (`9 * v1 + v2`, 0-based), the cells that may lie on a valid
+    /// loop of that pair on this board (see [`loop_core`]); valid where `cores_known` has
+    /// the bit.
+    cores: [S::Set; 81],
+    cores_known: u128,
+    /// Tests: walk as SE does, onto every cell holding both digits (no core, no parity
+    /// check), to compare.
+    #[cfg(test)]
+    walk_all: bool,
 }
 
 impl<S: Size> LoopScratch<S> {
@@ -59,6 +70,7 @@ impl<S: Size> LoopScratch<S> {
             len: 0,
             on_path: S::Set::EMPTY,
             both: S::Set::EMPTY,
+            core: S::Set::EMPTY,
             best: None,
             best_type: 0,
             since: Since::default(),
@@ -66,6 +78,23 @@ impl<S: Size> LoopScratch<S> {
             area: S::Cells::splat(S::Set::EMPTY),
             reading: S::Set::EMPTY,
             offered: 0,
+            cores: [S::Set::EMPTY; 81],
+            cores_known: 0,
+            #[cfg(test)]
+            walk_all: false,
+        }
+    }
+
+    /// True when the walk leaves out no cell holding both digits (tests, to compare).
+    #[inline(always)]
+    fn walks_all(&self) -> bool {
+        #[cfg(test)]
+        {
+            self.walk_all
+        }
+        #[cfg(not(test))]
+        {
+            false
         }
     }
 
@@ -94,6 +123,12 @@ impl HouseBits {
         let fresh = self.0[w] & b == 0;
         self.0[w] |= b;
         fresh
+    }
+
+    /// True when `h` is in the set.
+    #[inline]
+    fn contains(&self, h: u8) -> bool {
+        self.0[(h >> 6) as usize] & (1u64 << (h & 63)) != 0
     }
 }
 
@@ -126,6 +161,7 @@ pub fn find_unique_loop<S: Size>(
 ) -> bool {
     scratch.best = None;
     scratch.best_type = 0;
+    scratch.cores_known = 0;
     let changed = scratch.since.changed(board).map(|c| c.cells);
     let mut settled = S::Set::EMPTY;
     for start in board.empty() {
@@ -146,12 +182,26 @@ pub fn find_unique_loop<S: Size>(
                 continue;
             }
         }
+        // Only cells holding both loop digits can join (or close) the loop.
+        let both = board.plane(v1) & board.plane(v2);
+        let pair = 9 * v1.index() + v2.index();
+        if scratch.cores_known & (1 << pair) == 0 {
+            scratch.cores[pair] = loop_core(g, both);
+            scratch.cores_known |= 1 << pair;
+        }
+        if !scratch.cores[pair].contains(start) && !scratch.walks_all() {
+            // No valid loop passes through `start`: its search would read the cells holding
+            // both digits and offer nothing.
+            settled.insert(start);
+            scratch.area[start.index()] = S::Set::EMPTY;
+            continue;
+        }
         let offered = scratch.offered;
         scratch.reading = S::Set::EMPTY;
         scratch.len = 0;
         scratch.on_path = S::Set::EMPTY;
-        // Only cells holding both loop digits can join (or close) the loop.
-        scratch.both = board.plane(v1) & board.plane(v2);
+        scratch.both = both;
+        scratch.core = scratch.cores[pair];
         if !search(
             g,
             board,
@@ -163,6 +213,7 @@ pub fn find_unique_loop<S: Size>(
             2,
             DigitSet::EMPTY,
             None,
+            [HouseBits::default(); 2],
         ) {
             return false;
         }
@@ -195,10 +246,15 @@ fn search<S: Size>(
     allowed_ex: i32,
     ex_in: DigitSet,
     last_kind: Option<HouseKind>,
+    mut seen: [HouseBits; 2],
 ) -> bool {
     // About 150 ns per loop cell extended.
     if !budget.charge(3) {
         return false;
+    }
+    // The houses of the path's cells at even and odd positions, with `cell`'s.
+    for &h in g.cell_houses(cell).ids() {
+        seen[sc.len % 2].add(h);
     }
     sc.path[sc.len] = cell;
     sc.len += 1;
@@ -221,10 +277,23 @@ fn search<S: Size>(
                 {
                     ex = (ex | p) - pair;
                     let card = p.len();
-                    if card == 2 || ex.len() == 1 || allowed_ex > 0 {
+                    // A cell off the core lies on no valid loop: walking on from it would
+                    // close only loops `is_valid_loop` rejects. Its extras still count in
+                    // `ex` above, as SE's walk examines it.
+                    // Nor does a cell with a house that already holds a path cell of the
+                    // same parity: `is_valid_loop` rejects every loop through both.
+                    if (card == 2 || ex.len() == 1 || allowed_ex > 0)
+                        && (sc.walks_all()
+                            || sc.core.contains(next)
+                                && !g
+                                    .cell_houses(next)
+                                    .ids()
+                                    .iter()
+                                    .any(|&h| seen[sc.len % 2].contains(h)))
+                    {
                         let na = if card > 2 { allowed_ex - 1 } else { allowed_ex };
                         if sc.len < S::CELLS
-                            && !search(g, board, sc, budget, next, v1, v2, na, ex, Some(kind))
+                            && !search(g, board, sc, budget, next, v1, v2, na, ex, Some(kind), seen)
                         {
                             return false;
                         }
@@ -236,6 +305,30 @@ fn search<S: Size>(
     sc.len -= 1;
     sc.on_path.remove(cell);
     true
+}
+
+/// The cells of `both` (those holding both loop digits) that may lie on a valid loop: in a
+/// valid loop every house of a loop cell holds exactly two loop cells, so each of a loop
+/// cell's houses holds another loop cell. Cells with a house holding no other candidate
+/// cell are dropped until none is left to drop; every valid loop lies in what remains.
+fn loop_core<S: Size>(g: &Geometry<S>, both: S::Set) -> S::Set {
+    let mut core = both;
+    loop {
+        let mut next = core;
+        for c in core {
+            if g.cell_houses(c)
+                .ids()
+                .iter()
+                .any(|&h| (g.house(h as usize).set & core).len() < 2)
+            {
+                next.remove(c);
+            }
+        }
+        if next == core {
+            return core;
+        }
+        core = next;
+    }
 }
 
 /// SE `isValidLoop`: every house visited by exactly two loop cells of opposite parity (all
@@ -398,11 +491,19 @@ fn type3<S: Size>(
                 continue;
             };
             if degree * 2 <= n_empty {
-                // Naked subset made of c1+c2 (as one cell holding the extras) and others.
-                'tuple: for mask in combinations(9, degree) {
-                    if mask & (1 << i1) == 0 || mask & (1 << i2) != 0 {
-                        continue;
+                // Naked subset made of c1+c2 (as one cell holding the extras) and others:
+                // SE tries the tuples of the house's positions in increasing mask order and
+                // keeps those holding c1, not c2, and only cells with two candidates or
+                // more. Those are c1's bit and a subset of `open`, taken here in the same
+                // order.
+                let mut open = 0u16;
+                for (i, &c) in cells.iter().enumerate() {
+                    if i != i1 && i != i2 && board.candidates(c).len() >= 2 {
+                        open |= 1 << i;
                     }
+                }
+                'tuple: for sub in subsets_of(open, degree - 1) {
+                    let mask = sub | 1 << i1;
                     let mut naked = extra & board.candidates(c1) & board.candidates(c2);
                     let mut union = DigitSet::EMPTY;
                     let mut others = S::Set::EMPTY;
@@ -537,7 +638,91 @@ fn type4<S: Size>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::logic::testutil::elims;
+    use crate::core::logic::testutil::{board_from_line, elims};
+    use rand::{RngExt, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// `board` with half of its cells' candidates cut down to those among three digits
+    /// (plus, at times, one other): many cells holding the same pairs, so many loops.
+    fn loopy(board: &Board, rng: &mut impl rand::Rng) -> Board {
+        let mut hot = DigitSet::EMPTY;
+        while hot.len() < 3 {
+            hot.insert(Digit::new(rng.random_range(1..=9)));
+        }
+        let mut b = *board;
+        for c in board.empty() {
+            let cand = board.candidates(c);
+            let mut keep = cand & hot;
+            let others: Vec<Digit> = (cand - hot).into_iter().collect();
+            if !others.is_empty() && rng.random_range(0..10) < 4 {
+                keep.insert(others[rng.random_range(0..others.len())]);
+            }
+            if keep.len() >= 2 && rng.random_range(0..10) < 5 {
+                for d in cand - keep {
+                    b.eliminate(c, d);
+                }
+            }
+        }
+        b
+    }
+
+    #[test]
+    fn walking_only_the_loop_core_finds_the_hint_the_full_walk_finds() {
+        // Puzzles cut down to many cells with the same pairs: loops of every length and
+        // type, many of them invalid or without removals.
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        let lines: Vec<&str> = include_str!("../../../data/random_minimal_200.txt")
+            .lines()
+            .take(60)
+            .collect();
+        let (mut boards, mut long, mut found, mut types) = (0, 0, 0, [0; 5]);
+        for line in &lines {
+            let board = board_from_line(&line[..81]);
+            for _ in 0..20 {
+                let b = loopy(&board, &mut rng);
+                let mut steps = [Step::default(); 2];
+                let mut got = [false; 2];
+                let mut spent = [false; 2];
+                for (k, walk_all) in [false, true].into_iter().enumerate() {
+                    let mut sc = LoopScratch::new();
+                    sc.walk_all = walk_all;
+                    let mut budget = Budget::new(3_000_000);
+                    got[k] = find_unique_loop(
+                        crate::core::geometry::classic(),
+                        &b,
+                        &mut sc,
+                        &mut budget,
+                        &mut steps[k],
+                    );
+                    spent[k] = budget.exhausted();
+                }
+                assert!(!spent[0], "{line}: the core's walk ran out");
+                if spent[1] {
+                    // The full walk takes too long on this board to compare.
+                    long += 1;
+                    continue;
+                }
+                boards += 1;
+                assert_eq!(got[0], got[1], "{line}");
+                if got[0] {
+                    assert_eq!(steps[0], steps[1], "{line}");
+                    found += 1;
+                    types[match steps[0].technique {
+                        Technique::UniqueRectangle1 | Technique::UniqueLoop1 => 1,
+                        Technique::UniqueRectangle2 | Technique::UniqueLoop2 => 2,
+                        Technique::UniqueRectangle3 | Technique::UniqueLoop3 => 3,
+                        _ => 4,
+                    }] += 1;
+                }
+            }
+        }
+        assert!(boards > 1000, "{boards} compared, {long} too long");
+        assert!(
+            found > 100 && types[1..].iter().all(|&n| n > 5),
+            "{found} {types:?}"
+        );
+        eprintln!("{boards} boards compared ({long} too long), {found} hints {types:?}");
+    }
 
     fn keep_only(b: &mut Board, c: Cell, keep: &[u8]) {
         for d in Digit::all() {
