@@ -33,8 +33,8 @@ pub fn find_locked_candidates<S: Size>(
     scope: &Scope<S>,
     step: &mut Step<S>,
 ) -> bool {
-    for group in g.lock_groups() {
-        if group.is_empty() {
+    for runs in g.lock_runs() {
+        if runs.is_empty() {
             continue;
         }
         for d in Digit::all() {
@@ -42,67 +42,77 @@ pub fn find_locked_candidates<S: Size>(
                 continue;
             }
             let plane = board.plane(d);
-            for &(h1, h2) in group {
+            // The pairs of a run share their first house: its places are worked out once.
+            for run in runs {
+                let h1 = run.first;
                 let house1 = g.house(h1 as usize);
                 let r1 = house1.set;
                 let pos = plane & r1;
                 if pos.len() < 2 {
                     continue;
                 }
-                let c2 = g.house_set(h2 as usize);
-                if !(pos - c2).is_empty() {
-                    continue;
-                }
-                let pointing = house1.kind.is_block();
-                if direct {
-                    // SE `lookForFollowingHiddenSingles`: another house of the first
-                    // kind, crossing the second house where it loses the digit, left
-                    // with one place. The digit leaves `c2 - r1`: on the classic grid
-                    // houses of one kind are disjoint, so that is all of `c2` within the
-                    // third house; on Samurai a row of one grid may share cells with a
-                    // row of another, and those keep the digit.
-                    let gone = c2 - r1;
-                    for &h3 in g.houses_of_kind(house1.kind) {
-                        if h3 == h1 {
-                            continue;
-                        }
-                        let c3 = g.house_set(h3 as usize);
-                        if (c3 & gone).is_empty() {
-                            continue;
-                        }
-                        let p3 = plane & c3;
-                        if p3.len() < 2 {
-                            continue;
-                        }
-                        let rest = p3 - gone;
-                        if rest.len() == 1 {
-                            let Some(hc) = rest.first() else { continue };
-                            step.reset(if pointing {
-                                Technique::DirectPointing
-                            } else {
-                                Technique::DirectClaiming
-                            });
-                            // SE's `DirectLockingHint` passes an empty map of
-                            // removable candidates: only the single is placed.
-                            step.placement = Some((hc, d));
-                            fill(step, pos, d, h1 as usize, h2 as usize);
-                            step.base.insert(h3 as usize);
-                            return true;
-                        }
-                    }
-                } else {
-                    let elim = (plane & c2) - r1;
-                    if elim.is_empty() {
+                for &(_, h2) in g.lock_run_pairs(run) {
+                    let c2 = g.house_set(h2 as usize);
+                    if !(pos - c2).is_empty() {
                         continue;
                     }
-                    step.reset(if pointing {
-                        Technique::Pointing
+                    let pointing = house1.kind.is_block();
+                    if direct {
+                        // SE `lookForFollowingHiddenSingles`: another house of the first
+                        // kind, crossing the second house where it loses the digit, left
+                        // with one place. The digit leaves `c2 - r1`: on the classic grid
+                        // houses of one kind are disjoint, so that is all of `c2` within the
+                        // third house; on Samurai a row of one grid may share cells with a
+                        // row of another, and those keep the digit.
+                        let gone = c2 - r1;
+                        // A third house left with one place loses one there: without a
+                        // place of the digit in `gone`, none is.
+                        let lost = plane & gone;
+                        if lost.is_empty() {
+                            continue;
+                        }
+                        for &h3 in g.houses_of_kind(house1.kind) {
+                            if h3 == h1 {
+                                continue;
+                            }
+                            let c3 = g.house_set(h3 as usize);
+                            if (c3 & lost).is_empty() {
+                                continue;
+                            }
+                            let p3 = plane & c3;
+                            if p3.len() < 2 {
+                                continue;
+                            }
+                            let rest = p3 - gone;
+                            if rest.len() == 1 {
+                                let Some(hc) = rest.first() else { continue };
+                                step.reset(if pointing {
+                                    Technique::DirectPointing
+                                } else {
+                                    Technique::DirectClaiming
+                                });
+                                // SE's `DirectLockingHint` passes an empty map of
+                                // removable candidates: only the single is placed.
+                                step.placement = Some((hc, d));
+                                fill(step, pos, d, h1 as usize, h2 as usize);
+                                step.base.insert(h3 as usize);
+                                return true;
+                            }
+                        }
                     } else {
-                        Technique::Claiming
-                    });
-                    step.eliminations[d.index()] = elim;
-                    fill(step, pos, d, h1 as usize, h2 as usize);
-                    return true;
+                        let elim = (plane & c2) - r1;
+                        if elim.is_empty() {
+                            continue;
+                        }
+                        step.reset(if pointing {
+                            Technique::Pointing
+                        } else {
+                            Technique::Claiming
+                        });
+                        step.eliminations[d.index()] = elim;
+                        fill(step, pos, d, h1 as usize, h2 as usize);
+                        return true;
+                    }
                 }
             }
         }
