@@ -164,7 +164,7 @@ mod tests {
     use crate::core::bitboard::CellSet;
     use crate::core::index::{Cell, House};
     use crate::core::logic::combos;
-    use crate::core::logic::testutil::{board_from_line, cg, elims, thinned};
+    use crate::core::logic::testutil::{cg, elims, random_minimal, thinned};
     use rand::{RngExt, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -230,13 +230,8 @@ mod tests {
         // Puzzles with many candidates taken out at random: fish of every size, often
         // several at once, on several digits.
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
-        let lines: Vec<&str> = include_str!("../../../data/random_minimal_200.txt")
-            .lines()
-            .take(40)
-            .collect();
         let mut found = [0; 5];
-        for line in &lines {
-            let board = board_from_line(&line[..81]);
+        for (line, board) in random_minimal(40) {
             for _ in 0..10 {
                 let b = thinned(&board, rng.random_range(40..260), &mut rng);
                 for degree in 2..=4 {

@@ -869,6 +869,16 @@ pub(crate) mod testutil {
         board_with(&givens)
     }
 
+    /// The first `n` puzzles of `data/random_minimal_200.txt`: each line's 81 characters and
+    /// the board of its givens.
+    pub(crate) fn random_minimal(n: usize) -> Vec<(&'static str, Board)> {
+        include_str!("../../../data/random_minimal_200.txt")
+            .lines()
+            .take(n)
+            .map(|l| (&l[..81], board_from_line(&l[..81])))
+            .collect()
+    }
+
     /// `board` less up to `n` random candidates (never a cell's last one).
     pub(crate) fn thinned(board: &Board, n: usize, rng: &mut impl rand::Rng) -> Board {
         use rand::RngExt;

@@ -638,7 +638,7 @@ fn type4<S: Size>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::logic::testutil::{board_from_line, elims};
+    use crate::core::logic::testutil::{elims, random_minimal};
     use rand::{RngExt, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -671,13 +671,8 @@ mod tests {
         // Puzzles cut down to many cells with the same pairs: loops of every length and
         // type, many of them invalid or without removals.
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
-        let lines: Vec<&str> = include_str!("../../../data/random_minimal_200.txt")
-            .lines()
-            .take(60)
-            .collect();
         let (mut boards, mut long, mut found, mut types) = (0, 0, 0, [0; 5]);
-        for line in &lines {
-            let board = board_from_line(&line[..81]);
+        for (line, board) in random_minimal(60) {
             for _ in 0..20 {
                 let b = loopy(&board, &mut rng);
                 let mut steps = [Step::default(); 2];
