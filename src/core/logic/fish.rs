@@ -94,7 +94,7 @@ fn find_in<S: Size>(
         let mut first: Option<(u16, usize, u16)> = None;
         for di in 0..9 {
             let allowed = allowed[di][dir];
-            if (allowed.count_ones()) < degree {
+            if allowed.count_ones() < degree {
                 continue;
             }
             let lines = &masks[di][dir];

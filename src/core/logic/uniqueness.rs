@@ -502,7 +502,9 @@ fn type3<S: Size>(
                         open |= 1 << i;
                     }
                 }
-                'tuple: for sub in subsets_of(open, degree - 1) {
+                // Every member has two candidates or more: the open cells by their choice,
+                // c1+c2 because type 3 comes only with two extra digits or more.
+                for sub in subsets_of(open, degree - 1) {
                     let mask = sub | 1 << i1;
                     let mut naked = extra & board.candidates(c1) & board.candidates(c2);
                     let mut union = DigitSet::EMPTY;
@@ -519,9 +521,6 @@ fn type3<S: Size>(
                             others.insert(c);
                             p
                         };
-                        if p.len() <= 1 {
-                            continue 'tuple;
-                        }
                         union |= p;
                     }
                     if naked.len() != degree || union.len() != degree {
