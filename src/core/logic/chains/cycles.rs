@@ -106,6 +106,9 @@ pub(crate) struct CycleScratch<S: Size> {
     /// Tests: the starts skipped because their search on the board before found nothing.
     #[cfg(test)]
     pub(crate) skipped_nothing: u64,
+    /// Tests: the last round puts its "off" potentials in the tree as the others do.
+    #[cfg(test)]
+    full_last_round: bool,
 }
 
 impl<S: Size> Default for CycleScratch<S> {
@@ -194,6 +197,8 @@ impl<S: Size> CycleScratch<S> {
             active: None,
             #[cfg(test)]
             skipped_nothing: 0,
+            #[cfg(test)]
+            full_last_round: false,
             on_reach: OnReach::new(),
         }
     }
@@ -474,6 +479,13 @@ impl<S: Size> CycleScratch<S> {
             if !want_chain && 2 * round > cycle_len {
                 break;
             }
+            // No round after this one: its "off" potentials only measure how far the
+            // partners are (below), so they are gathered as sets, not put in the tree.
+            let last =
+                2 * (round + 1) > cycle_len && (target != NONE || 2 * (round + 1) > chain_len);
+            #[cfg(test)]
+            let last = last && !self.full_last_round;
+            let mut last_offs = [S::Set::EMPTY; 9];
             let mut k = 0;
             while k < self.pend_on.len() {
                 let p = self.pend_on[k];
@@ -510,6 +522,16 @@ impl<S: Size> CycleScratch<S> {
                         }
                     }
                 }
+                if last {
+                    last_offs[o.d] |= o.peers;
+                    let mut others = o.others;
+                    while others != 0 {
+                        let e = others.trailing_zeros() as usize;
+                        others &= others - 1;
+                        last_offs[e].insert(Cell::from_index(o.c));
+                    }
+                    continue;
+                }
                 // Each new "off" potential is indexed and its "on" ones made at once, for
                 // the next round: the same potentials in the same order as when all the
                 // round's "off" potentials are expanded after it.
@@ -531,6 +553,24 @@ impl<S: Size> CycleScratch<S> {
                         }
                     }
                 });
+            }
+            if last {
+                // The new "off" potentials (as many as the tree would have taken in) and
+                // the partners whose "on" one of them implies, not met before.
+                for (d, offs) in last_offs.iter_mut().enumerate() {
+                    *offs = *offs - self.off_planes[d];
+                    n_offs += u64::from(offs.len());
+                }
+                let dist = (2 * round).min(254) as u8;
+                for (k, cl) in closers[..n_closers].iter().enumerate() {
+                    if self.on_idx[cl.cand as usize] == NONE
+                        && self.links.get(cl.cand).iter().any(|q| {
+                            last_offs[digit_of(q.cand)].contains(Cell::from_index(cell_of(q.cand)))
+                        })
+                    {
+                        partner_dist[k] = dist;
+                    }
+                }
             }
             std::mem::swap(&mut self.pend_on, &mut self.next_on);
             self.next_on.clear();
@@ -1210,6 +1250,73 @@ mod tests {
         }
         // Both kinds met, many times: the test says something.
         assert!(skipped > 1000 && found > 100, "{skipped} {found} {kept}");
+    }
+
+    #[test]
+    fn the_last_round_measures_the_partners_as_the_full_tree_does() {
+        // What a search reports (cycles closed, the chain's target, the partners'
+        // distances, the work charged) is the same whether its last round puts its "off"
+        // potentials in the tree or only gathers them, at every bound.
+        let line =
+            "..3..6.8....1..2......7...4..9..8.6..3..4...1.7.2.....3....5.....5...6..98.....5.";
+        let board = board_from_line(line);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+        let (mut short, mut full) = (CycleScratch::<S81>::new(), CycleScratch::<S81>::new());
+        full.full_last_round = true;
+        let outcome = |sc: &CycleScratch<S81>, t: u32, start: u16| {
+            let cycles: Vec<_> = sc
+                .found
+                .iter()
+                .map(|&(e, cause)| (sc.path(e), cause))
+                .collect();
+            let chain = (t != NONE).then(|| sc.path(t));
+            (cycles, chain, sc.pdist[usize::from(start)])
+        };
+        let (mut searches, mut partners_last) = (0, 0);
+        for round in 0..40 {
+            let next = thinned(&board, rng.random_range(10..70), &mut rng);
+            let cur = Cands::from_board(cg(), &next);
+            for (y, x) in PASSES {
+                short.build_links(cg(), &cur, y, x);
+                full.build_links(cg(), &cur, y, x);
+                for c in 0..81 {
+                    let cs = cur.cells[c];
+                    if cs.len() < 2 || (cs.len() > 2 && !x) {
+                        continue;
+                    }
+                    for d in cs {
+                        let start = cand_of(c, d.index());
+                        for (cycle_len, chain_len) in
+                            [(4, 4), (4, 6), (6, 6), (8, 0), (7, 9), (10, 10)]
+                        {
+                            let chain_len = if x { chain_len } else { 0 };
+                            let (mut b1, mut b2) = (Budget::new(u64::MAX), Budget::new(u64::MAX));
+                            let t1 =
+                                short.unary(cg(), &cur, start, y, cycle_len, chain_len, &mut b1);
+                            let t2 =
+                                full.unary(cg(), &cur, start, y, cycle_len, chain_len, &mut b2);
+                            let (t1, t2) = (t1.unwrap(), t2.unwrap());
+                            let o = outcome(&full, t2, start);
+                            assert_eq!(
+                                outcome(&short, t1, start),
+                                o,
+                                "round {round} start {start} bounds {cycle_len} {chain_len}"
+                            );
+                            assert_eq!(b1.spent(), b2.spent(), "round {round} start {start}");
+                            searches += 1;
+                            let deepest = cycle_len.max(chain_len) & !1;
+                            partners_last +=
+                                o.2.iter().filter(|&&p| u32::from(p) == deepest).count();
+                        }
+                    }
+                }
+            }
+        }
+        // Many partners measured in a last round: the test says something.
+        assert!(
+            searches > 50_000 && partners_last > 400,
+            "{searches} {partners_last}"
+        );
     }
 
     #[test]
