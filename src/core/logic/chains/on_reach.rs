@@ -225,11 +225,12 @@ impl<S: Size> OnReach<S> {
         start: u16,
         budget: &mut Budget,
     ) -> Option<bool> {
-        let reach = *self.reach(graph, start, budget)?;
+        self.reach(graph, start, budget)?;
+        let reach = &self.reach[self.node[usize::from(start)].comp as usize];
         let (g, y) = (graph.g, graph.y);
         Some(may_find_in(
             g,
-            &reach,
+            reach,
             start,
             graph.links.get(start),
             y,
