@@ -69,10 +69,11 @@ fn bases<S: Size>(g: &Geometry<S>, board: &Board<S>, degree: u32) -> Bases<S> {
 /// Tests every candidate combination of `cells` (2 or 3 cells) against `excluders`, and
 /// returns, for each cell, the candidates appearing in at least one possible combination.
 ///
-/// Stops as soon as every candidate of every cell has appeared (nothing can go then). For
-/// triples, the third cell's possible digits for each pair of the first two come in one
-/// go: an excluder within the pair's digits blocks every third digit, one with a single
-/// digit outside blocks that digit.
+/// For pairs, each first digit's possible second digits come in one go, from the
+/// excluders holding it. For triples, the third cell's possible digits for each pair of
+/// the first two come in one go: an excluder within the pair's digits blocks every third
+/// digit, one with a single digit outside blocks that digit; the search stops as soon as
+/// every candidate of every cell has appeared (nothing can go then).
 fn allowed<S: Size>(
     g: &Geometry<S>,
     board: &Board<S>,
@@ -96,29 +97,36 @@ fn allowed<S: Size>(
         }
     }
     let masks = &masks.as_ref()[..n_ex];
-    let locked = |m: u16| masks.iter().any(|&e| e & !m == 0);
     let mut out = [DigitSet::EMPTY; 3];
     let see01 = g.peers(cells[0]).contains(cells[1]);
     let c0 = board.candidates(cells[0]);
     let c1 = board.candidates(cells[1]);
     if cells.len() == 2 {
-        for p0 in c0 {
-            for p1 in c1 {
-                if p0 == p1 && see01 {
-                    continue;
+        // A combination is blocked by an excluder within its (one or two) digits: the
+        // pair's excluders hold two digits, so each first digit's blocked second digits
+        // come from the excluders holding it (and an excluder of one digit, were there
+        // one, would block that digit everywhere).
+        let mut blocked = [0u16; 9];
+        let mut everywhere = 0u16;
+        for &e in masks {
+            match e.count_ones() {
+                1 => everywhere |= e,
+                2 => {
+                    let (a, b) = (e.trailing_zeros(), 15 - e.leading_zeros());
+                    blocked[a as usize] |= 1 << b;
+                    blocked[b as usize] |= 1 << a;
                 }
-                let m = DigitSet::single(p0).bits() | DigitSet::single(p1).bits();
-                if !locked(m) {
-                    out[0].insert(p0);
-                    out[1].insert(p1);
-                    // The other second digits would add nothing for this first one.
-                    if out[1] == c1 {
-                        break;
-                    }
-                }
+                _ => {}
             }
-            if out[0] == c0 && out[1] == c1 {
-                break;
+        }
+        for p0 in c0 {
+            let mut free = c1.bits() & !blocked[p0.index()] & !everywhere;
+            if see01 {
+                free &= !DigitSet::single(p0).bits();
+            }
+            if free != 0 && everywhere & DigitSet::single(p0).bits() == 0 {
+                out[0].insert(p0);
+                out[1] = DigitSet::from_bits(out[1].bits() | free);
             }
         }
     } else {
@@ -386,6 +394,47 @@ mod tests {
         assert_eq!(s.technique, Technique::AlignedPairExclusion);
         assert_eq!(s.difficulty, 62);
         assert_eq!(elims(&s), ["r1c2<>3"]);
+    }
+
+    #[test]
+    fn pair_combinations_left_are_those_no_excluder_blocks() {
+        // Every pair of cells of two or more candidates on thinned random minimal
+        // puzzles, with their common peers of one or two candidates as excluders, against
+        // the plain test of every combination.
+        use crate::core::logic::testutil::{random_minimal, thinned};
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(8);
+        let mut removing = 0;
+        for (_, board) in random_minimal(40) {
+            let board = thinned(&board, rng.random_range(20..120), &mut rng);
+            let [ge1, ge2, ge3, _] = board.cells_with_at_least();
+            let excluders = ge1 - ge3;
+            for a in ge2 {
+                for b in ge2 {
+                    if b.index() <= a.index() {
+                        continue;
+                    }
+                    let common = cg().peers(a) & cg().peers(b) & excluders;
+                    let got = allowed(cg(), &board, &[a, b], common);
+                    let see = cg().peers(a).contains(b);
+                    let mut want = [DigitSet::EMPTY; 3];
+                    for p0 in board.candidates(a) {
+                        for p1 in board.candidates(b) {
+                            let m = DigitSet::single(p0).bits() | DigitSet::single(p1).bits();
+                            let blocked = (see && p0 == p1)
+                                || common.iter().any(|e| board.candidates(e).bits() & !m == 0);
+                            if !blocked {
+                                want[0].insert(p0);
+                                want[1].insert(p1);
+                            }
+                        }
+                    }
+                    assert_eq!(got, want, "{a:?} {b:?}");
+                    removing += usize::from(want[0] != board.candidates(a));
+                }
+            }
+        }
+        assert!(removing > 2000, "{removing}");
     }
 
     #[test]
