@@ -467,6 +467,15 @@ impl<S: Size> CycleScratch<S> {
             closers[..l.len()].copy_from_slice(l);
             l.len()
         };
+        // Where an "on" potential must be to turn a closer "off": among the closer's
+        // peers with its digit, or (Y-links) in its cell.
+        let mut near_closers = [S::Set::EMPTY; 9];
+        let mut closer_cells = S::Set::EMPTY;
+        for cl in &closers[..n_closers] {
+            let cell = Cell::from_index(cell_of(cl.cand));
+            near_closers[digit_of(cl.cand)] |= g.peers(cell);
+            closer_cells.insert(cell);
+        }
         let mut target = NONE;
         let mut round = 0u32;
         let mut partner_dist = [u8::MAX; MAX_IMPLIED];
@@ -503,7 +512,10 @@ impl<S: Size> CycleScratch<S> {
                 {
                     target = self.push(start, false, cause, p);
                 }
-                if want_cycle {
+                let cell = Cell::from_index(o.c);
+                if want_cycle
+                    && (near_closers[o.d].contains(cell) || (y && closer_cells.contains(cell)))
+                {
                     // Closing "off" potentials, in the order SE meets them.
                     let mut hits = [(0u32, 0usize, Cause::ASSUMPTION); MAX_IMPLIED];
                     let mut nh = 0;
