@@ -217,9 +217,8 @@ impl<S: Size> CycleScratch<S> {
     fn reset(&mut self) {
         for n in &self.nodes {
             self.on_idx[n.cand as usize] = NONE;
-            let c = cell_of(n.cand);
-            self.off_cells[c] = self.dead_cells[c];
         }
+        self.off_cells = self.dead_cells;
         self.off_planes = self.dead_planes;
         self.nodes.clear();
         self.pend_on.clear();
@@ -480,6 +479,8 @@ impl<S: Size> CycleScratch<S> {
         let mut round = 0u32;
         let mut partner_dist = [u8::MAX; MAX_IMPLIED];
         let mut n_offs = 0u64;
+        // The last round's "off" potentials (there is one last round at most).
+        let mut last_offs = [S::Set::EMPTY; 9];
         while !self.pend_on.is_empty() {
             round += 1;
             // What this round finds has `2 * round` potentials.
@@ -494,7 +495,6 @@ impl<S: Size> CycleScratch<S> {
                 2 * (round + 1) > cycle_len && (target != NONE || 2 * (round + 1) > chain_len);
             #[cfg(test)]
             let last = last && !self.full_last_round;
-            let mut last_offs = [S::Set::EMPTY; 9];
             let mut k = 0;
             while k < self.pend_on.len() {
                 let p = self.pend_on[k];
