@@ -551,8 +551,8 @@ impl<S: Size> CycleScratch<S> {
                 self.each_new(g, &o, p, |sc, cand, cause, p| {
                     let e = sc.index_off(cand, cause, p);
                     n_offs += 1;
-                    for j in 0..sc.links.get(cand).len() {
-                        let imp = sc.links.get(cand)[j];
+                    let (links, n) = sc.links.entry(cand);
+                    for imp in &links[..n] {
                         if sc.on_idx[imp.cand as usize] == NONE {
                             let i = sc.push(imp.cand, true, imp.cause(), e);
                             sc.on_idx[imp.cand as usize] = i;
@@ -661,8 +661,8 @@ impl<S: Size> CycleScratch<S> {
                     let e = self.pend_off[k];
                     k += 1;
                     let ec = self.nodes[e as usize].cand;
-                    for k2 in 0..self.links.get(ec).len() {
-                        let imp = self.links.get(ec)[k2];
+                    let (links, n) = self.links.entry(ec);
+                    for &imp in &links[..n] {
                         if !start_on && imp.cand == start {
                             let i = self.push(imp.cand, true, imp.cause(), e);
                             return Some(Ok(i));

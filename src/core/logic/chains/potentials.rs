@@ -918,6 +918,14 @@ impl Links {
         let i = cand as usize;
         &self.table[i][..self.count[i] as usize]
     }
+
+    /// The "on" potentials `cand`'s "off" implies, as a copy of its entry and their
+    /// number (for a caller that changes what holds the table meanwhile).
+    #[inline]
+    pub(crate) fn entry(&self, cand: u16) -> ([Implied; MAX_IMPLIED], usize) {
+        let i = cand as usize;
+        (self.table[i], usize::from(self.count[i]).min(MAX_IMPLIED))
+    }
 }
 
 #[cfg(test)]
