@@ -1204,13 +1204,24 @@ mod tests {
     use rand::{RngExt, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
 
+    /// A puzzle whose grids, thinned at random, serve the searches' tests.
+    const THINNED_FROM: &str =
+        "..3..6.8....1..2......7...4..9..8.6..3..4...1.7.2.....3....5.....5...6..98.....5.";
+
+    /// The starts of a pass on `cur` in search order: every candidate of a cell of two
+    /// or more (with X-links), of a cell of two (without).
+    fn starts(cur: &Cands<S81>, x: bool) -> Vec<u16> {
+        (0..81)
+            .filter(|&c| cur.cells[c].len() == 2 || (x && cur.cells[c].len() > 2))
+            .flat_map(|c| cur.cells[c].into_iter().map(move |d| cand_of(c, d.index())))
+            .collect()
+    }
+
     #[test]
     fn a_start_whose_reach_cannot_find_anything_finds_nothing() {
         // Grids with candidates removed at random, as a nested chain's grid is: many
         // cells and houses left with two, so many links.
-        let line =
-            "..3..6.8....1..2......7...4..9..8.6..3..4...1.7.2.....3....5.....5...6..98.....5.";
-        let board = board_from_line(line);
+        let board = board_from_line(THINNED_FROM);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
         let mut sc = CycleScratch::<S81>::new();
         let (mut skipped, mut kept, mut found) = (0, 0, 0);
@@ -1220,44 +1231,37 @@ mod tests {
             for (y, x) in PASSES {
                 sc.build_links(cg(), &cur, y, x);
                 sc.on_reach.begin_pass();
-                for c in 0..81 {
-                    let cs = cur.cells[c];
-                    if cs.len() < 2 || (cs.len() > 2 && !x) {
-                        continue;
+                for start in starts(&cur, x) {
+                    let mut budget = Budget::UNLIMITED;
+                    let graph = Graph {
+                        g: cg(),
+                        cur: &cur,
+                        links: &sc.links,
+                        dead: &sc.dead_planes,
+                        y,
+                    };
+                    let reach = *sc.on_reach.reach(&graph, start, &mut budget).unwrap();
+                    let may = sc.on_reach.may_find(&graph, start, &mut budget).unwrap();
+                    let t_on = sc
+                        .unary(cg(), &cur, start, y, u32::MAX, u32::MAX, &mut budget)
+                        .unwrap();
+                    // The reach is what the search meets: its "on" potentials.
+                    let mut met = [CellSet::EMPTY; 9];
+                    for n in sc.nodes.iter().filter(|n| n.on) {
+                        met[digit_of(n.cand)].insert(Cell::from_index(cell_of(n.cand)));
                     }
-                    for d in cs {
-                        let start = cand_of(c, d.index());
-                        let mut budget = Budget::UNLIMITED;
-                        let graph = Graph {
-                            g: cg(),
-                            cur: &cur,
-                            links: &sc.links,
-                            dead: &sc.dead_planes,
-                            y,
-                        };
-                        let reach = *sc.on_reach.reach(&graph, start, &mut budget).unwrap();
-                        let may = sc.on_reach.may_find(&graph, start, &mut budget).unwrap();
-                        let t_on = sc
-                            .unary(cg(), &cur, start, y, u32::MAX, u32::MAX, &mut budget)
-                            .unwrap();
-                        // The reach is what the search meets: its "on" potentials.
-                        let mut met = [CellSet::EMPTY; 9];
-                        for n in sc.nodes.iter().filter(|n| n.on) {
-                            met[digit_of(n.cand)].insert(Cell::from_index(cell_of(n.cand)));
-                        }
-                        assert_eq!(met, reach.planes, "round {round} start {start}");
-                        let nothing = sc.found.is_empty()
-                            && t_on == NONE
-                            && sc.pdist[usize::from(start)].iter().all(|&p| p == u8::MAX);
-                        assert!(
-                            may || nothing,
-                            "round {round} start {start} skipped wrongly"
-                        );
-                        match (may, nothing) {
-                            (false, _) => skipped += 1,
-                            (true, false) => found += 1,
-                            (true, true) => kept += 1,
-                        }
+                    assert_eq!(met, reach.planes, "round {round} start {start}");
+                    let nothing = sc.found.is_empty()
+                        && t_on == NONE
+                        && sc.pdist[usize::from(start)].iter().all(|&p| p == u8::MAX);
+                    assert!(
+                        may || nothing,
+                        "round {round} start {start} skipped wrongly"
+                    );
+                    match (may, nothing) {
+                        (false, _) => skipped += 1,
+                        (true, false) => found += 1,
+                        (true, true) => kept += 1,
                     }
                 }
             }
@@ -1271,9 +1275,7 @@ mod tests {
         // What a search reports (cycles closed, the chain's target, the partners'
         // distances, the work charged) is the same whether its last round puts its "off"
         // potentials in the tree or only gathers them, at every bound.
-        let line =
-            "..3..6.8....1..2......7...4..9..8.6..3..4...1.7.2.....3....5.....5...6..98.....5.";
-        let board = board_from_line(line);
+        let board = board_from_line(THINNED_FROM);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
         let (mut short, mut full) = (CycleScratch::<S81>::new(), CycleScratch::<S81>::new());
         full.full_last_round = true;
@@ -1293,35 +1295,24 @@ mod tests {
             for (y, x) in PASSES {
                 short.build_links(cg(), &cur, y, x);
                 full.build_links(cg(), &cur, y, x);
-                for c in 0..81 {
-                    let cs = cur.cells[c];
-                    if cs.len() < 2 || (cs.len() > 2 && !x) {
-                        continue;
-                    }
-                    for d in cs {
-                        let start = cand_of(c, d.index());
-                        for (cycle_len, chain_len) in
-                            [(4, 4), (4, 6), (6, 6), (8, 0), (7, 9), (10, 10)]
-                        {
-                            let chain_len = if x { chain_len } else { 0 };
-                            let (mut b1, mut b2) = (Budget::new(u64::MAX), Budget::new(u64::MAX));
-                            let t1 =
-                                short.unary(cg(), &cur, start, y, cycle_len, chain_len, &mut b1);
-                            let t2 =
-                                full.unary(cg(), &cur, start, y, cycle_len, chain_len, &mut b2);
-                            let (t1, t2) = (t1.unwrap(), t2.unwrap());
-                            let o = outcome(&full, t2, start);
-                            assert_eq!(
-                                outcome(&short, t1, start),
-                                o,
-                                "round {round} start {start} bounds {cycle_len} {chain_len}"
-                            );
-                            assert_eq!(b1.spent(), b2.spent(), "round {round} start {start}");
-                            searches += 1;
-                            let deepest = cycle_len.max(chain_len) & !1;
-                            partners_last +=
-                                o.2.iter().filter(|&&p| u32::from(p) == deepest).count();
-                        }
+                for start in starts(&cur, x) {
+                    for (cycle_len, chain_len) in [(4, 4), (4, 6), (6, 6), (8, 0), (7, 9), (10, 10)]
+                    {
+                        let chain_len = if x { chain_len } else { 0 };
+                        let (mut b1, mut b2) = (Budget::new(u64::MAX), Budget::new(u64::MAX));
+                        let t1 = short.unary(cg(), &cur, start, y, cycle_len, chain_len, &mut b1);
+                        let t2 = full.unary(cg(), &cur, start, y, cycle_len, chain_len, &mut b2);
+                        let (t1, t2) = (t1.unwrap(), t2.unwrap());
+                        let o = outcome(&full, t2, start);
+                        assert_eq!(
+                            outcome(&short, t1, start),
+                            o,
+                            "round {round} start {start} bounds {cycle_len} {chain_len}"
+                        );
+                        assert_eq!(b1.spent(), b2.spent(), "round {round} start {start}");
+                        searches += 1;
+                        let deepest = cycle_len.max(chain_len) & !1;
+                        partners_last += o.2.iter().filter(|&&p| u32::from(p) == deepest).count();
                     }
                 }
             }
