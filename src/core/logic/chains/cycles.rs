@@ -731,9 +731,11 @@ pub(crate) fn mix(h: u64, v: u64) -> u64 {
 /// grid derived from that board: a nested search's, or the next step's), and, recording,
 /// notes what each start it searches reads and finds, for the grid to become the board;
 /// recording on a grid from that board, it also skips the starts that read nothing changed
-/// and found nothing there, looking as far. Every search skips the starts whose "on"
-/// reaches nothing a hint needs ([`super::on_reach`]) except a collecting one that
-/// records (the nested searches skip what it records).
+/// and found nothing there, looking as far. A collecting search that does not record
+/// skips the starts whose "on" reaches nothing a hint needs ([`super::on_reach`]) in
+/// every pass, a search keeping the best in its XY pass only (the other passes' bounded
+/// searches cost less than the reach), and a collecting one that records never (the
+/// nested searches skip what it records).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn search<S: Size>(
     g: &Geometry<S>,
