@@ -120,11 +120,12 @@ fn allowed<S: Size>(
             }
         }
         for p0 in c0 {
+            let b0 = DigitSet::single(p0).bits();
             let mut free = c1.bits() & !blocked[p0.index()] & !everywhere;
             if see01 {
-                free &= !DigitSet::single(p0).bits();
+                free &= !b0;
             }
-            if free != 0 && everywhere & DigitSet::single(p0).bits() == 0 {
+            if free != 0 && everywhere & b0 == 0 {
                 out[0].insert(p0);
                 out[1] = DigitSet::from_bits(out[1].bits() | free);
             }

@@ -500,8 +500,8 @@ impl<S: Size> CycleScratch<S> {
                 let p = self.pend_on[k];
                 k += 1;
                 let o = self.implied_offs(g, cur, p, y);
+                let cell = Cell::from_index(o.c);
                 if self.rec {
-                    let cell = Cell::from_index(o.c);
                     self.read[o.d] |= o.peers;
                     self.read[o.d].insert(cell);
                     self.read_cells.insert(cell);
@@ -512,7 +512,6 @@ impl<S: Size> CycleScratch<S> {
                 {
                     target = self.push(start, false, cause, p);
                 }
-                let cell = Cell::from_index(o.c);
                 if want_cycle
                     && (near_closers[o.d].contains(cell) || (y && closer_cells.contains(cell)))
                 {
@@ -540,7 +539,7 @@ impl<S: Size> CycleScratch<S> {
                     while others != 0 {
                         let e = others.trailing_zeros() as usize;
                         others &= others - 1;
-                        last_offs[e].insert(Cell::from_index(o.c));
+                        last_offs[e].insert(cell);
                     }
                     continue;
                 }
