@@ -60,6 +60,11 @@ pub struct LoopScratch<S: Size> {
     /// check), to compare.
     #[cfg(test)]
     walk_all: bool,
+    /// Tests: paths cut at an earlier start, and loops through one evaluated.
+    #[cfg(test)]
+    cut_through: u64,
+    #[cfg(test)]
+    evaluated_through: u64,
 }
 
 impl<S: Size> LoopScratch<S> {
@@ -82,6 +87,10 @@ impl<S: Size> LoopScratch<S> {
             cores_known: 0,
             #[cfg(test)]
             walk_all: false,
+            #[cfg(test)]
+            cut_through: 0,
+            #[cfg(test)]
+            evaluated_through: 0,
         }
     }
 
@@ -214,6 +223,7 @@ pub fn find_unique_loop<S: Size>(
             DigitSet::EMPTY,
             None,
             [HouseBits::default(); 2],
+            false,
         ) {
             return false;
         }
@@ -234,6 +244,15 @@ pub fn find_unique_loop<S: Size>(
 }
 
 /// SE `checkForLoops`. Returns false when the budget ran out.
+///
+/// `allowed_ex` is 2 less the number of path cells with extra candidates. `through` is
+/// true when the path holds an earlier start: a cell holding only the two loop digits,
+/// before the start in reading order. The search from that start met, before this one,
+/// every valid loop through it with at most two cells with extras: a loop cell with
+/// extras joins the walk while fewer than two did, or if the extras of every cell examined
+/// so far make one digit, and loops of at most two such cells are walked from each of
+/// their cells. So a path through an earlier start is walked on only while it may still
+/// close a loop of three cells with extras or more, and only such a loop is evaluated.
 #[allow(clippy::too_many_arguments)]
 fn search<S: Size>(
     g: &Geometry<S>,
@@ -247,6 +266,7 @@ fn search<S: Size>(
     ex_in: DigitSet,
     last_kind: Option<HouseKind>,
     mut seen: [HouseBits; 2],
+    through: bool,
 ) -> bool {
     // About 150 ns per loop cell extended.
     if !budget.charge(3) {
@@ -270,8 +290,14 @@ fn search<S: Size>(
         // The region's cells holding both digits, in region order (ascending index).
         for next in region.set & sc.both {
             if next == sc.path[0] && sc.len >= 4 {
-                let len = sc.len;
-                evaluate_loop(g, board, sc, len, v1, v2);
+                if !through || allowed_ex < 0 {
+                    #[cfg(test)]
+                    {
+                        sc.evaluated_through += u64::from(through);
+                    }
+                    let len = sc.len;
+                    evaluate_loop(g, board, sc, len, v1, v2);
+                }
             } else if !sc.on_path.contains(next) {
                 let p = board.candidates(next);
                 {
@@ -282,21 +308,41 @@ fn search<S: Size>(
                     // `ex` above, as SE's walk examines it.
                     // Nor does a cell with a house that already holds a path cell of the
                     // same parity: `is_valid_loop` rejects every loop through both.
+                    // Nor, through an earlier start, once no third cell with extras can
+                    // join (see above).
+                    let na = if card > 2 { allowed_ex - 1 } else { allowed_ex };
+                    let through_next =
+                        !sc.walks_all() && (through || card == 2 && next < sc.path[0]);
+                    #[cfg(test)]
+                    {
+                        sc.cut_through += u64::from(through_next && na >= 0 && ex.len() >= 2);
+                    }
                     if (card == 2 || ex.len() == 1 || allowed_ex > 0)
                         && (sc.walks_all()
                             || sc.core.contains(next)
+                                && !(through_next && na >= 0 && ex.len() >= 2)
                                 && !g
                                     .cell_houses(next)
                                     .ids()
                                     .iter()
                                     .any(|&h| seen[sc.len % 2].contains(h)))
+                        && sc.len < S::CELLS
+                        && !search(
+                            g,
+                            board,
+                            sc,
+                            budget,
+                            next,
+                            v1,
+                            v2,
+                            na,
+                            ex,
+                            Some(kind),
+                            seen,
+                            through_next,
+                        )
                     {
-                        let na = if card > 2 { allowed_ex - 1 } else { allowed_ex };
-                        if sc.len < S::CELLS
-                            && !search(g, board, sc, budget, next, v1, v2, na, ex, Some(kind), seen)
-                        {
-                            return false;
-                        }
+                        return false;
                     }
                 }
             }
@@ -716,6 +762,71 @@ mod tests {
             "{found} {types:?}"
         );
         eprintln!("{boards} boards compared ({long} too long), {found} hints {types:?}");
+    }
+
+    #[test]
+    fn loops_through_an_earlier_start_are_met_from_it() {
+        // Boards where cells hold 1 and 2 alone, with 3, or with another digit, and the
+        // others neither: many loops, many of them with three cells with extras or more
+        // whose extras are all 3 (type 2), walked from starts on either side.
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let (mut found, mut many_extras, mut long) = (0, 0, 0);
+        let (mut cut, mut through) = (0, 0);
+        for k in 0..2000 {
+            let mut b = Board::EMPTY;
+            for c in Cell::all() {
+                let dense = [0, 1, 3, 5].contains(&c.row()) && [0, 2, 4, 6, 7].contains(&c.col());
+                let keep: Vec<u8> = match rng.random_range(0..10) {
+                    _ if !dense => vec![4, 5, 6, 7, 8, 9],
+                    0..=2 => vec![1, 2],
+                    3..=5 => vec![1, 2, 3],
+                    6 => vec![1, 2, rng.random_range(4..=9)],
+                    _ => vec![4, 5, 6, 7, 8, 9],
+                };
+                keep_only(&mut b, c, &keep);
+            }
+            let mut steps = [Step::default(); 2];
+            let mut got = [false; 2];
+            let mut spent = [false; 2];
+            for (i, walk_all) in [false, true].into_iter().enumerate() {
+                let mut sc = LoopScratch::new();
+                sc.walk_all = walk_all;
+                let mut budget = Budget::new(300_000);
+                got[i] = find_unique_loop(
+                    crate::core::geometry::classic(),
+                    &b,
+                    &mut sc,
+                    &mut budget,
+                    &mut steps[i],
+                );
+                cut += sc.cut_through;
+                through += sc.evaluated_through;
+                spent[i] = budget.exhausted();
+            }
+            assert!(!spent[0], "board {k}: the core's walk ran out");
+            if spent[1] {
+                // The full walk takes too long on this board to compare.
+                long += 1;
+                continue;
+            }
+            assert_eq!(got[0], got[1], "board {k}");
+            if got[0] {
+                assert_eq!(steps[0], steps[1], "board {k}");
+                found += 1;
+                let cells = steps[0].cells.len() as usize;
+                let bivalue = steps[0]
+                    .cells
+                    .into_iter()
+                    .filter(|&c| b.candidates(c).len() == 2)
+                    .count();
+                many_extras += usize::from(cells - bivalue >= 3);
+            }
+        }
+        eprintln!(
+            "{found} hints, {many_extras} with three cells with extras or more, {long} too long; {cut} paths cut, {through} loops through an earlier start evaluated"
+        );
+        assert!(found > 1000 && many_extras > 50, "{found} {many_extras}");
+        assert!(cut > 10_000 && through > 1_000, "{cut} {through}");
     }
 
     fn keep_only(b: &mut Board, c: Cell, keep: &[u8]) {
