@@ -58,7 +58,9 @@ pub(crate) struct Outcome {
     /// The longest cycle and forcing chain (in potentials) it looked for.
     pub(crate) cycle_len: u32,
     pub(crate) chain_len: u32,
-    /// True when it found a cycle or a chain (offered or not).
+    /// True when it found a chain or a cycle that removes something (offered or not):
+    /// a cycle removing nothing is never offered, and meets the same candidates again
+    /// while what the search read holds.
     pub(crate) found: bool,
     /// The distances at which it met the "on" of each of its link partners (see
     /// [`super::cycles`]).

@@ -106,6 +106,12 @@ pub(crate) struct CycleScratch<S: Size> {
     /// Tests: the starts skipped because their search on the board before found nothing.
     #[cfg(test)]
     pub(crate) skipped_nothing: u64,
+    /// Tests: per pass and start, true when its last record found only cycles removing
+    /// nothing; and the starts skipped with such a record.
+    #[cfg(test)]
+    cycles_only: Vec<[bool; 3]>,
+    #[cfg(test)]
+    pub(crate) skipped_cycles_only: u64,
     /// Tests: the last round puts its "off" potentials in the tree as the others do.
     #[cfg(test)]
     full_last_round: bool,
@@ -197,6 +203,10 @@ impl<S: Size> CycleScratch<S> {
             active: None,
             #[cfg(test)]
             skipped_nothing: 0,
+            #[cfg(test)]
+            cycles_only: vec![[false; 3]; cand_count::<S>()],
+            #[cfg(test)]
+            skipped_cycles_only: 0,
             #[cfg(test)]
             full_last_round: false,
             on_reach: OnReach::new(),
@@ -875,6 +885,7 @@ pub(crate) fn search<S: Size>(
                     #[cfg(test)]
                     {
                         sc.skipped_nothing += 1;
+                        sc.skipped_cycles_only += u64::from(sc.cycles_only[start as usize][pi]);
                     }
                     continue;
                 }
@@ -899,18 +910,12 @@ pub(crate) fn search<S: Size>(
                 let Some(t_on) = sc.unary(g, cur, start, y, cycle_len, chain_len, budget) else {
                     return false;
                 };
-                if recording && let Some(r) = reach.as_deref_mut() {
-                    let outcome = Outcome {
-                        cycle_len,
-                        chain_len,
-                        found: t_on != NONE || !sc.found.is_empty(),
-                        partners: sc.pdist[start as usize],
-                    };
-                    r.record_read(pi, start, &sc.read, &outcome);
-                }
+                // A cycle that removes nothing is never offered: a start whose cycles
+                // all remove nothing, with no chain, is recorded as finding nothing.
+                let mut found = t_on != NONE;
                 for k in 0..sc.found.len() {
                     let (e, cause) = sc.found[k];
-                    offer_cycle(
+                    found |= offer_cycle(
                         g,
                         cur,
                         sc,
@@ -921,10 +926,24 @@ pub(crate) fn search<S: Size>(
                         y,
                         generation(start, k as u64),
                         sink,
+                        recording,
                     );
                 }
                 if t_on != NONE {
                     offer_chain(g, cur, sc, start, t_on, x, y, generation(start, 1021), sink);
+                }
+                if recording && let Some(r) = reach.as_deref_mut() {
+                    let outcome = Outcome {
+                        cycle_len,
+                        chain_len,
+                        found,
+                        partners: sc.pdist[start as usize],
+                    };
+                    r.record_read(pi, start, &sc.read, &outcome);
+                    #[cfg(test)]
+                    {
+                        sc.cycles_only[start as usize][pi] = !found && !sc.found.is_empty();
+                    }
                 }
             }
         }
@@ -1023,7 +1042,8 @@ fn quiet_pass<S: Size>(sink: &Sink<S>, best_mode: bool, offered_before: usize) -
 }
 
 /// Builds the cycle closed by "off" node `e` (its link back to `start` has `cause`) and
-/// offers it (SE `createCycleHint`).
+/// offers it (SE `createCycleHint`). Returns false when the cycle removes nothing (worked
+/// out when it is wanted, or always with `measure`), true otherwise.
 #[allow(clippy::too_many_arguments)]
 fn offer_cycle<S: Size>(
     g: &Geometry<S>,
@@ -1036,7 +1056,8 @@ fn offer_cycle<S: Size>(
     y: bool,
     generation: u64,
     sink: &mut Sink<S>,
-) {
+    measure: bool,
+) -> bool {
     // The closing "on" repeats the start: the distinct potentials are `e` and its
     // ancestors.
     let complexity = sc.depth(e);
@@ -1048,8 +1069,9 @@ fn offer_cycle<S: Size>(
         (Technique::XCycle, 65, 2)
     };
     let difficulty = base + length_bonus(complexity.saturating_sub(2));
-    if !sink.wants_at(difficulty, complexity, key, generation) {
-        return;
+    let wanted = sink.wants_at(difficulty, complexity, key, generation);
+    if !wanted && !measure {
+        return true;
     }
     // Cells of the cycle.
     let mut cells = S::Set::EMPTY;
@@ -1093,8 +1115,8 @@ fn offer_cycle<S: Size>(
         removals[d] = forw[d] & back[d];
         any |= !removals[d].is_empty();
     }
-    if !any {
-        return;
+    if !any || !wanted {
+        return any;
     }
     let mut hint = Hint::<S>::new(technique, difficulty, complexity, key);
     hint.generation = generation;
@@ -1128,6 +1150,7 @@ fn offer_cycle<S: Size>(
             nested: Vec::new(),
         });
     }
+    true
 }
 
 /// Offers the forcing chain ending at node `t` (SE `createForcingChainHint`).
@@ -1392,9 +1415,11 @@ mod tests {
             }
         }
         let skipped = kept.eng.cyc.skipped_nothing;
+        let cycles_only = kept.eng.cyc.skipped_cycles_only;
+        eprintln!("{steps} steps, {skipped} starts skipped, {cycles_only} of them with cycles");
         assert!(
-            steps > 2000 && moves == 240 && skipped > 10000,
-            "{steps} steps, {skipped} starts skipped"
+            steps > 2000 && moves == 240 && skipped > 10000 && cycles_only > 10000,
+            "{steps} steps, {skipped} starts skipped, {cycles_only} of them with cycles"
         );
     }
 
