@@ -55,7 +55,8 @@ pub(crate) type BoardLinks<'a, S> = (
 /// What the search from one start found on the board (recorded with its read set).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Outcome {
-    /// The longest cycle and forcing chain (in potentials) it looked for.
+    /// The longest cycle and forcing chain (in potentials) it looked for: `u32::MAX` when
+    /// it met every potential the start reaches with no length left unlooked at.
     pub(crate) cycle_len: u32,
     pub(crate) chain_len: u32,
     /// True when it found a chain or a cycle that removes something (offered or not):

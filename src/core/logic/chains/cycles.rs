@@ -84,6 +84,10 @@ pub(crate) struct CycleScratch<S: Size> {
     pdist: Vec<[u8; MAX_IMPLIED]>,
     pstamp: Vec<u32>,
     pass: u32,
+    /// The longest cycle and chain the last [`CycleScratch::unary`] search could have
+    /// found (its bounds, or `u32::MAX` when it met every potential the start reaches
+    /// before its bound, with no cycle or chain length left unlooked at).
+    looked: (u32, u32),
     /// True when [`CycleScratch::unary`] notes what it reads in `read`: each "on"
     /// potential and the "off" ones it implies ([`super::board_reach`]).
     rec: bool,
@@ -187,6 +191,7 @@ impl<S: Size> CycleScratch<S> {
             links: Links::new(n),
             pdist: vec![[u8::MAX; MAX_IMPLIED]; n],
             pstamp: vec![0; n],
+            looked: (0, 0),
             pass: 0,
             rec: false,
             read: [S::Set::EMPTY; 9],
@@ -491,12 +496,15 @@ impl<S: Size> CycleScratch<S> {
         let mut n_offs = 0u64;
         // The last round's "off" potentials (there is one last round at most).
         let mut last_offs = [S::Set::EMPTY; 9];
+        // True while every potential the start reaches was met: no round was cut short.
+        let mut whole = true;
         while !self.pend_on.is_empty() {
             round += 1;
             // What this round finds has `2 * round` potentials.
             let want_cycle = round >= 2 && 2 * round <= cycle_len && n_closers > 0;
             let want_chain = target == NONE && 2 * round <= chain_len;
             if !want_chain && 2 * round > cycle_len {
+                whole = false;
                 break;
             }
             // No round after this one: its "off" potentials only measure how far the
@@ -505,6 +513,7 @@ impl<S: Size> CycleScratch<S> {
                 2 * (round + 1) > cycle_len && (target != NONE || 2 * (round + 1) > chain_len);
             #[cfg(test)]
             let last = last && !self.full_last_round;
+            whole &= !last;
             let mut k = 0;
             while k < self.pend_on.len() {
                 let p = self.pend_on[k];
@@ -600,6 +609,23 @@ impl<S: Size> CycleScratch<S> {
             }
             n_offs = 0;
         }
+        // Met whole, the search looked at every length where its rounds checked them: no
+        // potential is further than `2 * round`.
+        let all_of = |len: u32| {
+            if whole && 2 * round <= len {
+                u32::MAX
+            } else {
+                len
+            }
+        };
+        self.looked = (
+            if n_closers == 0 {
+                u32::MAX
+            } else {
+                all_of(cycle_len)
+            },
+            all_of(chain_len),
+        );
         self.pdist[start as usize] = partner_dist;
         self.pstamp[start as usize] = self.pass;
         if self.rec && y {
@@ -933,6 +959,7 @@ pub(crate) fn search<S: Size>(
                     offer_chain(g, cur, sc, start, t_on, x, y, generation(start, 1021), sink);
                 }
                 if recording && let Some(r) = reach.as_deref_mut() {
+                    let (cycle_len, chain_len) = sc.looked;
                     let outcome = Outcome {
                         cycle_len,
                         chain_len,
