@@ -33,6 +33,10 @@ pub fn find_xy_wing<S: Size>(
         }
         let peers = g.peers(pivot) & board.empty();
         let pivot_changed = scope.cells.contains(pivot);
+        // With the pivot and all its peers unchanged, so are its wings.
+        if !pivot_changed && !scope.touches(peers) {
+            continue;
+        }
         for xz_cell in peers {
             let xz = board.candidates(xz_cell);
             if xz.len() != 2 || (xy - xz).len() != 1 {
