@@ -711,6 +711,45 @@ mod tests {
         b
     }
 
+    /// What the core's walk (index 0) and SE's full walk (index 1) find on one board.
+    struct Walks {
+        got: [bool; 2],
+        steps: [Step; 2],
+        /// True where the walk ran out of budget.
+        spent: [bool; 2],
+        /// The core's walk: paths cut at an earlier start, loops through one evaluated.
+        cut: u64,
+        through: u64,
+    }
+
+    fn both_walks(b: &Board, budget: u64) -> Walks {
+        let mut w = Walks {
+            got: [false; 2],
+            steps: [Step::default(); 2],
+            spent: [false; 2],
+            cut: 0,
+            through: 0,
+        };
+        for (k, walk_all) in [false, true].into_iter().enumerate() {
+            let mut sc = LoopScratch::new();
+            sc.walk_all = walk_all;
+            let mut budget = Budget::new(budget);
+            w.got[k] = find_unique_loop(
+                crate::core::geometry::classic(),
+                b,
+                &mut sc,
+                &mut budget,
+                &mut w.steps[k],
+            );
+            w.spent[k] = budget.exhausted();
+            if !walk_all {
+                w.cut = sc.cut_through;
+                w.through = sc.evaluated_through;
+            }
+        }
+        w
+    }
+
     #[test]
     fn walking_only_the_loop_core_finds_the_hint_the_full_walk_finds() {
         // Puzzles cut down to many cells with the same pairs: loops of every length and
@@ -720,22 +759,9 @@ mod tests {
         for (line, board) in random_minimal(60) {
             for _ in 0..20 {
                 let b = loopy(&board, &mut rng);
-                let mut steps = [Step::default(); 2];
-                let mut got = [false; 2];
-                let mut spent = [false; 2];
-                for (k, walk_all) in [false, true].into_iter().enumerate() {
-                    let mut sc = LoopScratch::new();
-                    sc.walk_all = walk_all;
-                    let mut budget = Budget::new(3_000_000);
-                    got[k] = find_unique_loop(
-                        crate::core::geometry::classic(),
-                        &b,
-                        &mut sc,
-                        &mut budget,
-                        &mut steps[k],
-                    );
-                    spent[k] = budget.exhausted();
-                }
+                let Walks {
+                    got, steps, spent, ..
+                } = both_walks(&b, 3_000_000);
                 assert!(!spent[0], "{line}: the core's walk ran out");
                 if spent[1] {
                     // The full walk takes too long on this board to compare.
@@ -785,24 +811,10 @@ mod tests {
                 };
                 keep_only(&mut b, c, &keep);
             }
-            let mut steps = [Step::default(); 2];
-            let mut got = [false; 2];
-            let mut spent = [false; 2];
-            for (i, walk_all) in [false, true].into_iter().enumerate() {
-                let mut sc = LoopScratch::new();
-                sc.walk_all = walk_all;
-                let mut budget = Budget::new(300_000);
-                got[i] = find_unique_loop(
-                    crate::core::geometry::classic(),
-                    &b,
-                    &mut sc,
-                    &mut budget,
-                    &mut steps[i],
-                );
-                cut += sc.cut_through;
-                through += sc.evaluated_through;
-                spent[i] = budget.exhausted();
-            }
+            let w = both_walks(&b, 300_000);
+            let (got, steps, spent) = (w.got, w.steps, w.spent);
+            cut += w.cut;
+            through += w.through;
             assert!(!spent[0], "board {k}: the core's walk ran out");
             if spent[1] {
                 // The full walk takes too long on this board to compare.
