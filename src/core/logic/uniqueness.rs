@@ -313,14 +313,15 @@ fn search<S: Size>(
                     let na = if card > 2 { allowed_ex - 1 } else { allowed_ex };
                     let through_next =
                         !sc.walks_all() && (through || card == 2 && next < sc.path[0]);
+                    let cut = through_next && na >= 0 && ex.len() >= 2;
                     #[cfg(test)]
                     {
-                        sc.cut_through += u64::from(through_next && na >= 0 && ex.len() >= 2);
+                        sc.cut_through += u64::from(cut);
                     }
                     if (card == 2 || ex.len() == 1 || allowed_ex > 0)
                         && (sc.walks_all()
                             || sc.core.contains(next)
-                                && !(through_next && na >= 0 && ex.len() >= 2)
+                                && !cut
                                 && !g
                                     .cell_houses(next)
                                     .ids()
