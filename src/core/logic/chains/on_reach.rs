@@ -255,17 +255,24 @@ impl<S: Size> OnReach<S> {
         if chains && reaches_start(g, reach, start, y) {
             return Some(true);
         }
-        let mut removes = None;
-        let cycle = graph.links.get(start).iter().any(|p| {
-            let q = p.cand;
-            sees_partner(g, reach, start, q, y)
-                && sees_partner(g, &self.reach_avoiding(graph, start, q), start, q, y)
-                && *removes.get_or_insert_with(|| self.cycles_may_remove(graph, k))
-        });
-        if let Some(r) = removes {
-            self.removes[k] = Some(r);
+        let partners = graph.links.get(start);
+        if !partners
+            .iter()
+            .any(|p| sees_partner(g, reach, start, p.cand, y))
+        {
+            return Some(false);
         }
-        Some(cycle)
+        // Worked out once per component, and cheaper than the reach avoiding a partner.
+        let removes = self.removes[k].unwrap_or_else(|| self.cycles_may_remove(graph, k));
+        self.removes[k] = Some(removes);
+        Some(
+            removes
+                && partners.iter().any(|p| {
+                    let q = p.cand;
+                    sees_partner(g, reach, start, q, y)
+                        && sees_partner(g, &self.reach_avoiding(graph, start, q), start, q, y)
+                }),
+        )
     }
 
     /// False when no cycle through the "on" potentials of component `k` can remove
@@ -276,9 +283,6 @@ impl<S: Size> OnReach<S> {
     /// some candidate must see both an "on" potential of the component and an "off"
     /// potential between two of its "on" potentials, of its own digit.
     fn cycles_may_remove(&self, graph: &Graph<'_, S>, k: usize) -> bool {
-        if let Some(r) = self.removes[k] {
-            return r;
-        }
         let (from, to) = self.span[k];
         let members = &self.members[from as usize..to as usize];
         // One "on" potential cannot make a cycle: a cycle has two at least.
