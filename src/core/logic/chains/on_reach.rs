@@ -237,10 +237,10 @@ impl<S: Size> OnReach<S> {
 
     /// True when the static search from `start` may find something (see the module's
     /// doc), forcing chains only when `chains`; None when the budget ran out. A partner
-    /// `q` seen counts only if it is seen
-    /// from what the start reaches through its "off" potentials other than `q` itself: a
-    /// cycle closes at `q` only where `q` is not an ancestor of the potential that turns it
-    /// off, and the search turns `q` off in its first round.
+    /// `q` seen counts only if it is seen from what the start reaches through its "off"
+    /// potentials other than `q` itself: a cycle closes at `q` only where `q` is not an
+    /// ancestor of the potential that turns it off, and the search turns `q` off in its
+    /// first round.
     pub(crate) fn may_find(
         &mut self,
         graph: &Graph<'_, S>,
