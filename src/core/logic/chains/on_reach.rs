@@ -38,9 +38,9 @@
 //! and chains of up to `h`. Its rounds meet the "on" potentials breadth first, one round
 //! per "off"-"on" link pair, so the round that meets a potential is its distance from the
 //! start in the graph; it runs `max(c, h) / 2` rounds, and a cycle of `2 * (n + 1)`
-//! potentials closes at an "on" potential `n` rounds out. So a start the reach lets through is walked
-//! breadth first over the same graph (sets of visit numbers, one word per 64 candidates),
-//! and skipped unless, within those rounds,
+//! potentials closes at an "on" potential `n` rounds out. So a start the reach lets
+//! through is walked breadth first over the same graph (sets of visit numbers, one word
+//! per 64 candidates), and skipped unless, within those rounds,
 //!
 //! - an "on" potential sees the start (its chain, or a link partner's "on", whose
 //!   distance the partners' chains from "off" need: a partner sees the start);
