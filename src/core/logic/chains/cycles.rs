@@ -1069,6 +1069,18 @@ fn quiet_pass<S: Size>(sink: &Sink<S>, best_mode: bool, offered_before: usize) -
     }
 }
 
+/// The candidates of `cand`'s digit, outside `cells`, that see `cand`: a cycle on `cells`
+/// removes those seen from one of its "on" potentials and one of its "off" ones.
+#[inline]
+pub(super) fn seen_outside<S: Size>(
+    g: &Geometry<S>,
+    cur: &Cands<S>,
+    cand: u16,
+    cells: S::Set,
+) -> S::Set {
+    (g.peers(Cell::from_index(cell_of(cand))) & cur.planes[digit_of(cand)]) - cells
+}
+
 /// Builds the cycle closed by "off" node `e` (its link back to `start` has `cause`) and
 /// offers it (SE `createCycleHint`). Returns false when the cycle removes nothing (worked
 /// out when it is wanted, or always with `measure`), true otherwise.
@@ -1119,12 +1131,11 @@ fn offer_cycle<S: Size>(
     let mut forw = [S::Set::EMPTY; 9];
     let mut back = [S::Set::EMPTY; 9];
     let mut add = |cand: u16, on: bool| {
-        let (c, d) = (cell_of(cand), digit_of(cand));
-        let hit = (g.peers(Cell::from_index(c)) & cur.planes[d]) - cells;
+        let hit = seen_outside(g, cur, cand, cells);
         if on {
-            forw[d] |= hit;
+            forw[digit_of(cand)] |= hit;
         } else {
-            back[d] |= hit;
+            back[digit_of(cand)] |= hit;
         }
     };
     add(start, true);

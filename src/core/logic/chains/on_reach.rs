@@ -52,6 +52,7 @@
 //!   X-wings already applied), and most of the rest find nothing within their bounds.
 //!   The walk skips three in four of them, at a fraction of a search's cost.
 
+use super::cycles::seen_outside;
 use super::potentials::{Cands, Implied, Links, NONE, cand_count, cand_of, cell_of, digit_of};
 use crate::core::geometry::{CellBits, Geometry, Size};
 use crate::core::index::Cell;
@@ -309,26 +310,23 @@ impl<S: Size> OnReach<S> {
         if far > MAX_ROUNDS {
             return Some(chain || self.cycles_may_close(graph, start, k));
         }
-        let met = if chain {
-            // A chain, or a partner's distance: an "on" potential that sees the start.
+        // A chain, or a partner's distance: an "on" potential that sees the start. The
+        // rounds walked stay for the cycles.
+        let walked = if chain {
             self.seeing(graph, start, false);
-            match self.rounds_from(start, far, true) {
-                Ok(()) => return Some(true),
-                Err(met) => met,
-            }
+            let Some(met) = self.rounds_from(start, far, true) else {
+                return Some(true);
+            };
+            Some(met)
         } else {
-            far
+            None
         };
         if cycle_rounds == 0 || !self.cycles_may_close(graph, start, k) {
             return Some(false);
         }
-        let met = if chain {
-            met.min(cycle_rounds)
-        } else {
-            match self.rounds_from(start, cycle_rounds, false) {
-                Ok(()) => cycle_rounds,
-                Err(met) => met,
-            }
+        let met = match walked {
+            Some(met) => met.min(cycle_rounds),
+            None => self.rounds_from(start, cycle_rounds, false).unwrap_or(0),
         };
         let w = self.words();
         // The "on" potentials that see a link partner of the start.
@@ -410,11 +408,10 @@ impl<S: Size> OnReach<S> {
     /// Walks the graph breadth first from `start`, as its search meets the "on"
     /// potentials round by round (a potential `n` links of "off" and "on" out is met in
     /// round `n`), for up to `rounds` rounds, keeping each round's potentials (as sets of
-    /// visit numbers) in `levels`. With `stop`, stops at the first round that meets one of
-    /// `scratch_bits` (`Ok`). Otherwise `Err` with the number of rounds that met any
-    /// (`Ok` when all did, without `stop`). All of the start's reach was visited, so its
-    /// successors' sets are made.
-    fn rounds_from(&mut self, start: u16, rounds: u32, stop: bool) -> Result<(), u32> {
+    /// visit numbers) in `levels`, and returns how many rounds met any. With `stop`, it
+    /// stops at the first round that meets one of `scratch_bits`: `None`. All of the
+    /// start's reach was visited, so its successors' sets can be made.
+    fn rounds_from(&mut self, start: u16, rounds: u32, stop: bool) -> Option<u32> {
         let (w, stride) = (self.words(), self.stride);
         // The potentials met so far, after the rounds (a spare row).
         let seen_at = (rounds as usize + 1) * stride;
@@ -460,13 +457,13 @@ impl<S: Size> OnReach<S> {
                 hit |= *n & *t;
             }
             if stop && hit != 0 {
-                return Ok(());
+                return None;
             }
             if any == 0 {
-                return Err(r as u32 - 1);
+                return Some(r as u32 - 1);
             }
         }
-        if stop { Err(rounds) } else { Ok(()) }
+        Some(rounds)
     }
 
     /// Adds to `scratch_bits` (cleared first unless `keep`) the visited candidates that
@@ -646,8 +643,7 @@ fn four_cycle_removes<S: Size>(graph: &Graph<'_, S>, start: u16, p: u16, q: u16)
         for v in [start, b, p, q] {
             cells.insert(Cell::from_index(cell_of(v)));
         }
-        let seen_by =
-            |v: u16| (g.peers(Cell::from_index(cell_of(v))) & cur.planes[digit_of(v)]) - cells;
+        let seen_by = |v: u16| seen_outside(g, cur, v, cells);
         found = [start, p].iter().any(|&on| {
             [b, q].iter().any(|&off| {
                 digit_of(on) == digit_of(off) && !(seen_by(on) & seen_by(off)).is_empty()
