@@ -30,11 +30,18 @@ pub fn find_hidden_single<S: Size>(g: &Geometry<S>, board: &Board<S>, step: &mut
         if (board.empty() & cells).len() < 2 {
             continue;
         }
-        for d in Digit::all() {
-            let places = board.plane(d) & cells;
-            if places.len() == 1
-                && let Some(c) = places.first()
-            {
+        // The digits with exactly one place in the house (placed cells have no
+        // candidates), lowest first: the first hidden single of SE's digit order.
+        let (mut once, mut twice) = (0u16, 0u16);
+        for &c in &house.cells {
+            let m = board.candidates(c).bits();
+            twice |= once & m;
+            once |= m;
+        }
+        let single_digits = once & !twice;
+        if single_digits != 0 {
+            let d = Digit::from_index(single_digits.trailing_zeros() as usize);
+            if let Some(c) = (board.plane(d) & cells).first() {
                 let t = if house.kind.is_block() {
                     Technique::HiddenSingleBox
                 } else {

@@ -21,19 +21,15 @@ use crate::core::bitboard::DigitSet;
 use crate::core::geometry::{CellBits, Geometry, HouseDef, Size};
 use crate::core::index::Digit;
 
-/// The positions (bit `i` for the house's `i`-th cell) of each digit in house `h`, and the
-/// candidates of each of its cells.
-fn house_masks<S: Size>(board: &Board<S>, h: &HouseDef<S>) -> ([u16; 9], [DigitSet; 9]) {
+/// The places (bit `i` for the house's `i`-th cell) of each digit in house `h`.
+fn house_places<S: Size>(board: &Board<S>, h: &HouseDef<S>) -> [u16; 9] {
     let mut pos = [0u16; 9];
-    let mut cand = [DigitSet::EMPTY; 9];
     for (i, &c) in h.cells.iter().enumerate() {
-        let cs = board.candidates(c);
-        cand[i] = cs;
-        for d in cs {
+        for d in board.candidates(c) {
             pos[d.index()] |= 1 << i;
         }
     }
-    (pos, cand)
+    pos
 }
 
 /// The first naked subset of size `degree` (2..=4) that removes something, in the houses
@@ -50,7 +46,7 @@ pub fn find_naked_subset<S: Size>(
         if !scope.touches(h.set) || board.empty_in(h.set) < 2 * degree {
             continue;
         }
-        let (_, cand) = house_masks(board, h);
+        let cand = h.cells.map(|c| board.candidates(c));
         // A member needs 2..=degree candidates (SE `searchCommonTuple`: more than one, and
         // the union has `degree`); other tuples cannot succeed, so skipping them keeps SE's
         // order among the rest.
@@ -118,7 +114,7 @@ pub fn find_hidden_subset<S: Size>(
         if !(n_empty > 2 * degree || (direct && n_empty > degree)) {
             continue;
         }
-        let (pos, _) = house_masks(board, h);
+        let pos = house_places(board, h);
         let mut allowed = 0u16;
         for (d, p) in pos.iter().enumerate() {
             if (2..=degree).contains(&p.count_ones()) {
