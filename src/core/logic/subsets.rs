@@ -114,16 +114,22 @@ pub fn find_hidden_subset<S: Size>(
         if !(n_empty > 2 * degree || (direct && n_empty > degree)) {
             continue;
         }
-        let pos = house_places(board, h);
-        let mut allowed = 0u16;
-        for (d, p) in pos.iter().enumerate() {
-            if (2..=degree).contains(&p.count_ones()) {
-                allowed |= 1 << d;
+        // `at_least[k]`: the digits with more than `k` places in the house. A member
+        // needs 2..=degree places; a house with too few such digits is done before its
+        // places are listed.
+        let mut at_least = [0u16; 5];
+        for &c in &h.cells {
+            let m = board.candidates(c).bits();
+            for k in (1..=degree as usize).rev() {
+                at_least[k] |= at_least[k - 1] & m;
             }
+            at_least[0] |= m;
         }
+        let allowed = at_least[1] & !at_least[degree as usize];
         if allowed.count_ones() < degree {
             continue;
         }
+        let pos = house_places(board, h);
         for mask in subsets_of(allowed, degree) {
             let mut union = 0u16;
             let mut values = DigitSet::EMPTY;
