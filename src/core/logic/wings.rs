@@ -25,21 +25,21 @@ pub fn find_xy_wing<S: Size>(
     scope: &Scope<S>,
     step: &mut Step<S>,
 ) -> bool {
-    let pivot_size = if xyz { 3 } else { 2 };
-    for pivot in board.empty() {
+    // Pivots of two (three) candidates, pincers of two.
+    let [_, ge2, ge3, ge4] = board.cells_with_at_least();
+    let bivalue = ge2 - ge3;
+    let pivots = if xyz { ge3 - ge4 } else { bivalue };
+    for pivot in pivots {
         let xy = board.candidates(pivot);
-        if xy.len() != pivot_size {
-            continue;
-        }
-        let peers = g.peers(pivot) & board.empty();
+        let peers = g.peers(pivot) & bivalue;
         let pivot_changed = scope.cells.contains(pivot);
-        // With the pivot and all its peers unchanged, so are its wings.
+        // With the pivot and all its pincer-sized peers unchanged, so are its wings.
         if !pivot_changed && !scope.touches(peers) {
             continue;
         }
         for xz_cell in peers {
             let xz = board.candidates(xz_cell);
-            if xz.len() != 2 || (xy - xz).len() != 1 {
+            if (xy - xz).len() != 1 {
                 continue;
             }
             // With the pivot and the first pincer unchanged, only a changed second one can
@@ -51,9 +51,6 @@ pub fn find_xy_wing<S: Size>(
             };
             for yz_cell in seconds {
                 let yz = board.candidates(yz_cell);
-                if yz.len() != 2 {
-                    continue;
-                }
                 let union = xy | xz | yz;
                 let inter = xy & xz & yz;
                 let ok = union.len() == 3 && inter.len() == if xyz { 1 } else { 0 };
