@@ -266,7 +266,7 @@ impl<S: Size> OnReach<S> {
                     pn.low = pn.low.min(vn.low);
                 }
                 if vn.low == vn.number {
-                    self.close_component(v);
+                    self.close_component(v, graph.y);
                 }
             }
             if !budget.charge(work / 4 + 1) {
@@ -578,10 +578,17 @@ impl<S: Size> OnReach<S> {
         self.order.push(v);
     }
 
-    /// Pops the component whose root is `v` off the stack and works out its reach.
-    fn close_component(&mut self, v: u16) {
+    /// Pops the component whose root is `v` off the stack and works out its reach. With
+    /// `y` false (X-links only), every potential a candidate reaches has its digit, so
+    /// only that digit's plane is worked out, and the cells counted (`any`, `multi`) are
+    /// left empty: only searches with Y-links read them.
+    fn close_component(&mut self, v: u16, y: bool) {
         let k = self.reach.len();
-        self.reach.push(Reach::of([S::Set::EMPTY; 9]));
+        self.reach.push(Reach {
+            planes: [S::Set::EMPTY; 9],
+            any: S::Set::EMPTY,
+            multi: S::Set::EMPTY,
+        });
         self.taken_by.push(0);
         self.removes.push(None);
         let (done, new) = self.reach.split_at_mut(k);
@@ -599,13 +606,20 @@ impl<S: Size> OnReach<S> {
                 // A component reached before (not this one), taken in once.
                 if cw < k && self.taken_by[cw] != mark {
                     self.taken_by[cw] = mark;
-                    for (r, o) in new.planes.iter_mut().zip(&done[cw].planes) {
-                        *r |= *o;
+                    if y {
+                        for (r, o) in new.planes.iter_mut().zip(&done[cw].planes) {
+                            *r |= *o;
+                        }
+                    } else {
+                        let d = digit_of(v);
+                        new.planes[d] |= done[cw].planes[d];
                     }
                 }
             }
         }
-        new.count_cells();
+        if y {
+            new.count_cells();
+        }
         let from = self.members.len() as u32;
         self.members.extend_from_slice(&self.stack[base..]);
         self.span.push((from, self.members.len() as u32));
