@@ -145,6 +145,47 @@ mod tests {
     }
 
     #[test]
+    fn the_hidden_single_found_is_the_first_of_a_digit_by_digit_scan() {
+        // Thinned random minimal puzzles, against SE's scan: houses in order, digits 1-9
+        // within each, a digit counting when it has one place in the house.
+        use crate::core::logic::testutil::{random_minimal, thinned};
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(21);
+        let (mut hidden, mut several) = (0, 0);
+        for (_, board) in random_minimal(200) {
+            for _ in 0..5 {
+                let b = thinned(&board, rng.random_range(0..150), &mut rng);
+                let mut want = None;
+                for &h in cg().order_bcr() {
+                    let house = cg().house(h as usize);
+                    if (b.empty() & house.set).len() < 2 {
+                        continue;
+                    }
+                    let ones: Vec<Digit> = Digit::all()
+                        .filter(|&d| (b.plane(d) & house.set).len() == 1)
+                        .collect();
+                    if let Some(&d) = ones.first() {
+                        several += usize::from(ones.len() > 1);
+                        want = (b.plane(d) & house.set).first().map(|c| (c, d));
+                        break;
+                    }
+                }
+                let mut s = Step::default();
+                let found = find_hidden_single(cg(), &b, &mut s);
+                if found && s.technique == Technique::FullHouse {
+                    continue;
+                }
+                assert_eq!(found, want.is_some());
+                assert_eq!(s.placement, want);
+                hidden += usize::from(found);
+            }
+        }
+        // Enough hidden singles, and enough houses where the digit order decides.
+        assert!(hidden > 800, "{hidden}");
+        assert!(several > 200, "{several}");
+    }
+
+    #[test]
     fn no_single_on_an_empty_grid() {
         let b = Board::EMPTY;
         let mut s = Step::default();

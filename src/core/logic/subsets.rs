@@ -32,6 +32,21 @@ fn house_places<S: Size>(board: &Board<S>, h: &HouseDef<S>) -> [u16; 9] {
     pos
 }
 
+/// The digits (a mask, bit `d` for digit index `d`) with 2 to `degree` (at most 4) places
+/// in house `h`, counted in one pass over its cells: `at_least[k]` holds the digits seen in
+/// more than `k` cells so far.
+fn digits_with_places<S: Size>(board: &Board<S>, h: &HouseDef<S>, degree: u32) -> u16 {
+    let mut at_least = [0u16; 5];
+    for &c in &h.cells {
+        let m = board.candidates(c).bits();
+        for k in (1..=degree as usize).rev() {
+            at_least[k] |= at_least[k - 1] & m;
+        }
+        at_least[0] |= m;
+    }
+    at_least[1] & !at_least[degree as usize]
+}
+
 /// The first naked subset of size `degree` (2..=4) that removes something, in the houses
 /// with a cell `scope` says changed (a subset reads nothing outside its house).
 pub fn find_naked_subset<S: Size>(
@@ -114,18 +129,9 @@ pub fn find_hidden_subset<S: Size>(
         if !(n_empty > 2 * degree || (direct && n_empty > degree)) {
             continue;
         }
-        // `at_least[k]`: the digits with more than `k` places in the house. A member
-        // needs 2..=degree places; a house with too few such digits is done before its
-        // places are listed.
-        let mut at_least = [0u16; 5];
-        for &c in &h.cells {
-            let m = board.candidates(c).bits();
-            for k in (1..=degree as usize).rev() {
-                at_least[k] |= at_least[k - 1] & m;
-            }
-            at_least[0] |= m;
-        }
-        let allowed = at_least[1] & !at_least[degree as usize];
+        // A member needs 2..=degree places; a house with too few such digits is done
+        // before its places are listed.
+        let allowed = digits_with_places(board, h, degree);
         if allowed.count_ones() < degree {
             continue;
         }
@@ -220,6 +226,34 @@ mod tests {
             }
         }
         b
+    }
+
+    #[test]
+    fn digits_with_places_are_those_whose_places_are_counted_so() {
+        // Every house of thinned random minimal puzzles, against each digit's places
+        // counted in its plane.
+        use crate::core::logic::testutil::{random_minimal, thinned};
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(23);
+        let mut seen = [0; 5];
+        for (_, board) in random_minimal(100) {
+            let b = thinned(&board, rng.random_range(0..300), &mut rng);
+            for h in cg().houses() {
+                for degree in 2..=4u32 {
+                    let mut want = 0u16;
+                    for d in Digit::all() {
+                        let n = (b.plane(d) & h.set).len();
+                        if (2..=degree).contains(&n) {
+                            want |= 1 << d.index();
+                        }
+                        seen[n.min(4) as usize] += 1;
+                    }
+                    assert_eq!(digits_with_places(&b, h, degree), want);
+                }
+            }
+        }
+        // Houses with digits of every count of places, 0 to 4 and more.
+        assert!(seen.iter().all(|&n| n > 1000), "{seen:?}");
     }
 
     #[test]

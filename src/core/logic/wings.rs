@@ -89,6 +89,7 @@ fn cells3<S: Size>(a: Cell, b: Cell, c: Cell) -> S::Set {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::bitboard::CellSet;
     use crate::core::bitboard::DigitSet;
     use crate::core::index::Digit;
     use crate::core::logic::testutil::{cg, elims};
@@ -142,5 +143,68 @@ mod tests {
                 "r1c3<>3", "r2c1<>3", "r2c2<>3", "r2c3<>3", "r3c2<>3", "r3c3<>3"
             ]
         );
+    }
+
+    #[test]
+    fn wings_found_are_the_first_of_a_scan_of_every_empty_cell() {
+        // Thinned random minimal puzzles, against SE's scan: every empty cell in reading
+        // order as pivot (two or three candidates), every empty peer in order as first
+        // pincer (two), then as second; the first wing that removes something.
+        use crate::core::logic::testutil::{random_minimal, thinned};
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(22);
+        let mut found = [0; 2];
+        for (_, board) in random_minimal(200) {
+            for _ in 0..5 {
+                let b = thinned(&board, rng.random_range(100..400), &mut rng);
+                for (k, xyz) in [false, true].into_iter().enumerate() {
+                    let want = first_wing(&b, xyz);
+                    let mut s = Step::default();
+                    let got = find_xy_wing(cg(), &b, xyz, &Scope::everything(cg()), &mut s);
+                    assert_eq!(got, want.is_some());
+                    if let Some((cells, z, elim)) = want {
+                        assert_eq!(s.cells, cells);
+                        assert_eq!(s.eliminations[z.index()], elim);
+                        found[k] += 1;
+                    }
+                }
+            }
+        }
+        assert!(found[0] > 150 && found[1] > 150, "{found:?}");
+    }
+
+    /// The first wing of a scan of every empty cell: its cells, `z` and removals.
+    fn first_wing(b: &Board, xyz: bool) -> Option<(CellSet, Digit, CellSet)> {
+        let size = if xyz { 3 } else { 2 };
+        for pivot in b.empty() {
+            let xy = b.candidates(pivot);
+            if xy.len() != size {
+                continue;
+            }
+            let peers = cg().peers(pivot) & b.empty();
+            for p1 in peers {
+                for p2 in peers {
+                    let (xz, yz) = (b.candidates(p1), b.candidates(p2));
+                    if xz.len() != 2 || yz.len() != 2 || (xy - xz).len() != 1 {
+                        continue;
+                    }
+                    let want_inter = if xyz { 1 } else { 0 };
+                    if (xy | xz | yz).len() != 3 || (xy & xz & yz).len() != want_inter {
+                        continue;
+                    }
+                    let Some(z) = (xz & yz).first() else { continue };
+                    let cells = CellSet::single(pivot) | CellSet::single(p1) | CellSet::single(p2);
+                    let mut seen = cg().peers(p1) & cg().peers(p2);
+                    if xyz {
+                        seen &= cg().peers(pivot);
+                    }
+                    let elim = (seen - cells) & b.plane(z);
+                    if !elim.is_empty() {
+                        return Some((cells, z, elim));
+                    }
+                }
+            }
+        }
+        None
     }
 }
