@@ -162,17 +162,6 @@ pub(crate) struct Reach<S: Size> {
 }
 
 impl<S: Size> Reach<S> {
-    /// The reach of these candidates (per digit).
-    fn of(planes: [S::Set; 9]) -> Reach<S> {
-        let mut r = Reach {
-            planes,
-            any: S::Set::EMPTY,
-            multi: S::Set::EMPTY,
-        };
-        r.count_cells();
-        r
-    }
-
     /// Works out `any` and `multi` from `planes`.
     #[inline]
     fn count_cells(&mut self) {
@@ -346,19 +335,7 @@ impl<S: Size> OnReach<S> {
         if met == 0 {
             return Some(false);
         }
-        for i in 0..w {
-            let mut m = self.level(1, w)[i] & self.scratch_bits[i];
-            while m != 0 {
-                let p = self.order[i * 64 + m.trailing_zeros() as usize];
-                m &= m - 1;
-                if graph.links.get(start).iter().any(|q| {
-                    sees(graph.g, p, q.cand, graph.y) && four_cycle_removes(graph, start, p, q.cand)
-                }) {
-                    return Some(true);
-                }
-            }
-        }
-        Some(false)
+        Some(four_cycle_removes(graph, start))
     }
 
     /// Tests: true when the reach of `start` (asked for) holds an "on" potential that
@@ -387,8 +364,7 @@ impl<S: Size> OnReach<S> {
         removes
             && partners.iter().any(|p| {
                 let q = p.cand;
-                sees_partner(g, reach, start, q, y)
-                    && sees_partner(g, &self.reach_avoiding(graph, start, q), start, q, y)
+                sees_partner(g, reach, start, q, y) && self.sees_partner_avoiding(graph, start, q)
             })
     }
 
@@ -532,22 +508,22 @@ impl<S: Size> OnReach<S> {
         })
     }
 
-    /// What the "on" potentials the start's "off" potentials other than `q` imply reach
-    /// (all visited with the start).
-    fn reach_avoiding(&self, graph: &Graph<'_, S>, start: u16, q: u16) -> Reach<S> {
-        let mut planes = [S::Set::EMPTY; 9];
+    /// True when what the "on" potentials the start's "off" potentials other than `q`
+    /// imply reach (all visited with the start) sees `q` ([`sees_partner`]). Seeing is
+    /// one candidate of the union, so each component reached is asked in turn, and the
+    /// first that sees `q` answers.
+    fn sees_partner_avoiding(&self, graph: &Graph<'_, S>, start: u16, q: u16) -> bool {
+        let mut seen = false;
         graph.each_live_off(start, |r| {
-            if r == q {
+            if seen || r == q {
                 return;
             }
-            for i in graph.links.get(r) {
+            seen = graph.links.get(r).iter().any(|i| {
                 let k = self.node[usize::from(i.cand)].comp as usize;
-                for (p, o) in planes.iter_mut().zip(&self.reach[k].planes) {
-                    *p |= *o;
-                }
-            }
+                sees_partner(graph.g, &self.reach[k], start, q, graph.y)
+            });
         });
-        Reach::of(planes)
+        seen
     }
 
     /// Numbers candidate `v`, lists its successors and puts it on the walk and the stack.
@@ -639,30 +615,48 @@ fn sees<S: Size>(g: &Geometry<S>, v: u16, w: u16, y: bool) -> bool {
     }
 }
 
-/// True when the cycle of four potentials `start` "on", `b` "off", `p` "on", `q` "off"
-/// removes something, for some "off" potential `b` that `start` implies and that
-/// implies `p`, other than `q` (an ancestor of `p` is not turned off again): a candidate
+/// True when a cycle of four potentials `start` "on", `b` "off", `p` "on", `q` "off"
+/// removes something: `q` a link partner of `start`, `b` an "off" potential `start`
+/// implies other than `q` (an ancestor of `p` is not turned off again), `p` an "on"
+/// potential `b` implies, other than `start`, that sees `q`; it removes a candidate
 /// outside its cells that sees one of its "on" potentials and one of its "off" ones of
-/// its digit, as [`super::cycles`] works out a cycle's removals.
-// Rarely called: kept out of the walk's code.
+/// its digit, as [`super::cycles`] works out a cycle's removals. These `p` are the
+/// start's first round, so the triples are listed from the links directly.
+// Rarely true: kept out of the walk's code.
 #[inline(never)]
-fn four_cycle_removes<S: Size>(graph: &Graph<'_, S>, start: u16, p: u16, q: u16) -> bool {
+fn four_cycle_removes<S: Size>(graph: &Graph<'_, S>, start: u16) -> bool {
     let (g, cur) = (graph.g, graph.cur);
+    let partners = graph.links.get(start);
     let mut found = false;
     graph.each_live_off(start, |b| {
-        if found || b == q || !graph.links.get(b).iter().any(|i| i.cand == p) {
+        if found {
             return;
         }
-        let mut cells = S::Set::EMPTY;
-        for v in [start, b, p, q] {
-            cells.insert(Cell::from_index(cell_of(v)));
+        for i in graph.links.get(b) {
+            let p = i.cand;
+            if p == start {
+                continue;
+            }
+            for q in partners {
+                let q = q.cand;
+                if q == b || !sees(g, p, q, graph.y) {
+                    continue;
+                }
+                let mut cells = S::Set::EMPTY;
+                for v in [start, b, p, q] {
+                    cells.insert(Cell::from_index(cell_of(v)));
+                }
+                let seen_by = |v: u16| seen_outside(g, cur, v, cells);
+                if [start, p].iter().any(|&on| {
+                    [b, q].iter().any(|&off| {
+                        digit_of(on) == digit_of(off) && !(seen_by(on) & seen_by(off)).is_empty()
+                    })
+                }) {
+                    found = true;
+                    return;
+                }
+            }
         }
-        let seen_by = |v: u16| seen_outside(g, cur, v, cells);
-        found = [start, p].iter().any(|&on| {
-            [b, q].iter().any(|&off| {
-                digit_of(on) == digit_of(off) && !(seen_by(on) & seen_by(off)).is_empty()
-            })
-        });
     });
     found
 }
