@@ -1496,15 +1496,16 @@ mod tests {
 
     #[test]
     fn skipping_the_starts_that_found_nothing_on_the_board_before_keeps_the_step() {
-        use crate::core::logic::chains::{ChainLevel, ChainScratch, find};
-        use crate::core::logic::{Board, Step};
+        use super::super::board_reach::BoardReach;
+        use crate::core::logic::Board;
         // Puzzles whose hardest step is a forcing chain, an X-chain, a cycle. Each round
-        // takes the first level's step on the board (found both by a search that keeps
-        // what it read from one board to the next and by a fresh one), applies it, and
-        // sometimes removes a few more candidates at random or moves to another puzzle
-        // (a board that did not come from the one before). Boards where the step comes
-        // before the last pass leave that pass out: what it recorded on older boards must
-        // not serve.
+        // takes the first level's best hint on the board, found both by a search that
+        // records what it read from one board to the next ([`super::board_reach`],
+        // keeping the best hint: the records then say how far each start looked) and by a
+        // fresh one, applies it, and sometimes removes a few more candidates at random or
+        // moves to another puzzle (a board that did not come from the one before). Boards
+        // where the hint comes before the last pass leave that pass out: what it recorded
+        // on older boards must not serve.
         let lines = [
             "...3.246...6......54.....8....5..8.91.....7......8..2..8..1....3......1..9..486..",
             "2.7.........7.1.2......8.1.....26...72.8..3...5..9...183...29.........3.......7.4",
@@ -1512,56 +1513,71 @@ mod tests {
             "8...5..62.69........7...3.4.52....7......4......2.1....1..3.7..9....2.5.....6.4.3",
         ];
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
-        let mut kept = ChainScratch::<S81>::new();
+        let mut kept = CycleScratch::<S81>::new();
+        let mut reach = BoardReach::<S81>::new(false);
+        let (mut kept_sink, mut fresh_sink) = (Sink::<S81>::new(), Sink::<S81>::new());
         let (mut steps, mut moves) = (0, 0);
+        let key = |h: &Hint<S81>| {
+            (
+                h.technique,
+                h.difficulty,
+                h.complexity,
+                h.removals,
+                h.placement,
+            )
+        };
         for round in 0..60 {
             for line in lines {
                 let mut board: Board = board_from_line(line);
                 moves += 1;
                 for _ in 0..40 {
-                    let mut fresh = ChainScratch::<S81>::new();
-                    let (mut a, mut b) = (Step::default(), Step::default());
+                    let cur = Cands::from_board(cg(), &board);
                     let mut budget = Budget::UNLIMITED;
-                    let found = find(
+                    kept_sink.reset_best();
+                    reach.begin(&cur, true);
+                    assert!(search(
                         cg(),
-                        &board,
-                        ChainLevel::Cycles,
+                        &cur,
                         &mut kept,
+                        &mut kept_sink,
+                        None,
+                        Some(&mut reach),
                         &mut budget,
-                        &mut a,
-                    );
-                    let again = find(
+                    ));
+                    reach.end(&cur);
+                    fresh_sink.reset_best();
+                    let mut fresh = CycleScratch::<S81>::new();
+                    assert!(search(
                         cg(),
-                        &board,
-                        ChainLevel::Cycles,
+                        &cur,
                         &mut fresh,
+                        &mut fresh_sink,
+                        None,
+                        None,
                         &mut budget,
-                        &mut b,
+                    ));
+                    let (a, b) = (kept_sink.best.as_ref(), fresh_sink.best.as_ref());
+                    assert_eq!(
+                        a.map(key),
+                        b.map(key),
+                        "round {round}, step {steps}: {line}"
                     );
-                    assert_eq!(found, again, "round {round}: {line}");
-                    if !found {
+                    let Some(h) = a else {
                         break;
-                    }
-                    let key = |s: &Step| {
-                        (
-                            s.technique,
-                            s.difficulty,
-                            s.size,
-                            s.eliminations,
-                            s.placement,
-                        )
                     };
-                    assert_eq!(key(&a), key(&b), "round {round}, step {steps}: {line}");
+                    let mut step = crate::core::logic::Step::default();
+                    step.eliminations = h.removals;
+                    step.placement = h.placement;
                     steps += 1;
-                    board.apply(cg(), &a);
+                    board.apply(cg(), &step);
                     if rng.random_range(0..2) == 0 {
                         board = thinned(&board, rng.random_range(1..4), &mut rng);
                     }
                 }
             }
         }
-        let skipped = kept.eng.cyc.skipped_nothing;
-        let cycles_only = kept.eng.cyc.skipped_cycles_only;
+        let skipped = kept.skipped_nothing;
+        let cycles_only = kept.skipped_cycles_only;
         eprintln!("{steps} steps, {skipped} starts skipped, {cycles_only} of them with cycles");
         assert!(
             steps > 2000 && moves == 240 && skipped > 10000 && cycles_only > 200,
