@@ -1565,9 +1565,11 @@ mod tests {
                     let Some(h) = a else {
                         break;
                     };
-                    let mut step = crate::core::logic::Step::default();
-                    step.eliminations = h.removals;
-                    step.placement = h.placement;
+                    let step = crate::core::logic::Step {
+                        eliminations: h.removals,
+                        placement: h.placement,
+                        ..Default::default()
+                    };
                     steps += 1;
                     board.apply(cg(), &step);
                     if rng.random_range(0..2) == 0 {
