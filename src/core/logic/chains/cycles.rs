@@ -263,9 +263,23 @@ impl<S: Size> CycleScratch<S> {
     /// Builds this pass's links on `cur` and notes the candidates whose "off" implies
     /// nothing.
     fn build_links(&mut self, g: &Geometry<S>, cur: &Cands<S>, y: bool, x: bool) {
+        self.build_links_for(g, cur, y, x, DigitSet::ALL);
+    }
+
+    /// [`CycleScratch::build_links`] with the X-links of `x_digits` only: the other
+    /// digits' candidates imply nothing (an X pass that leaves those digits out, with
+    /// nothing keeping its links).
+    fn build_links_for(
+        &mut self,
+        g: &Geometry<S>,
+        cur: &Cands<S>,
+        y: bool,
+        x: bool,
+        x_digits: DigitSet,
+    ) {
         self.reset();
         self.park_links();
-        self.links.build(g, cur, y, x);
+        self.links.build_for(g, cur, y, x, x_digits);
         self.dead_planes = [S::Set::EMPTY; 9];
         for c in 0..S::CELLS {
             let mut dead = 0u16;
@@ -848,7 +862,14 @@ pub(crate) fn search<S: Size>(
                 r.recording()
             }
             None => {
-                sc.build_links(g, cur, y, x);
+                // Nothing keeps the links: the X pass builds those of the digits it
+                // searches (an X-link stays on its digit).
+                let x_digits = if pi == 0 {
+                    DigitSet::from_bits(DigitSet::ALL.bits() & !skip.bits())
+                } else {
+                    DigitSet::ALL
+                };
+                sc.build_links_for(g, cur, y, x, x_digits);
                 false
             }
         };

@@ -835,6 +835,19 @@ impl Links {
     /// the cause order every cell's houses follow ([`Geometry::order_brc`]), so each
     /// entry comes out in SE's order.
     pub(crate) fn build<S: Size>(&mut self, g: &Geometry<S>, cur: &Cands<S>, y: bool, x: bool) {
+        self.build_for(g, cur, y, x, DigitSet::ALL);
+    }
+
+    /// [`Links::build`] with the X-links of `x_digits` only (the entries of the other
+    /// digits' candidates hold their Y-links alone).
+    pub(crate) fn build_for<S: Size>(
+        &mut self,
+        g: &Geometry<S>,
+        cur: &Cands<S>,
+        y: bool,
+        x: bool,
+        x_digits: DigitSet,
+    ) {
         self.count.fill(0);
         if y {
             for c in 0..S::CELLS {
@@ -850,7 +863,8 @@ impl Links {
         if x {
             for &h in g.order_brc() {
                 let (h, cells) = (usize::from(h), &g.house(usize::from(h)).cells);
-                for d in 0..9 {
+                for d in x_digits {
+                    let d = d.index();
                     let pos = cur.hpos[d][h];
                     if two_bits(pos) {
                         let a = cand_of(cells[pos.trailing_zeros() as usize].index(), d);
@@ -956,12 +970,19 @@ mod tests {
                 }
             }
             let cur = Cands::from_board(g, &board);
-            for (y, x) in [(false, true), (true, false), (true, true)] {
-                links.build(g, &cur, y, x);
+            // All X-links, then those of some digits only: the others' entries hold their
+            // Y-links alone.
+            let some = DigitSet::from_bits(rng.random_range(0..1u16 << 9));
+            for (y, x, x_digits) in [(false, true), (true, false), (true, true)]
+                .into_iter()
+                .flat_map(|(y, x)| [(y, x, DigitSet::ALL), (y, x, some)])
+            {
+                links.build_for(g, &cur, y, x, x_digits);
                 for c in 0..S::CELLS {
                     for d in 0..9 {
                         let q = cand_of(c, d);
                         let mut want = [Implied::default(); MAX_IMPLIED];
+                        let x = x && x_digits.contains(Digit::from_index(d));
                         let n = if cur.cells[c].contains(Digit::from_index(d)) {
                             off_to_on(g, &cur, &cur, q, y, x, &mut want)
                         } else {
@@ -976,7 +997,10 @@ mod tests {
                             .iter()
                             .map(|i| (i.cand, i.cause, i.hidden))
                             .collect();
-                        assert_eq!(got, want, "round {round} candidate {q} links {y} {x}");
+                        assert_eq!(
+                            got, want,
+                            "round {round} candidate {q} links {y} {x} ({x_digits:?})"
+                        );
                         compared += n;
                     }
                 }
