@@ -42,8 +42,11 @@
 //! through is walked breadth first over the same graph (sets of visit numbers, one word
 //! per 64 candidates), and skipped unless, within those rounds,
 //!
-//! - an "on" potential sees the start (its chain, or a link partner's "on", whose
-//!   distance the partners' chains from "off" need: a partner sees the start);
+//! - an "on" potential sees the start within `h / 2 - 1` rounds (its chain, of
+//!   `2 * (n + 1)` potentials for one `n` rounds out), or a link partner's "on" is met
+//!   within the walk's rounds (its distance, which the partners' chains from "off"
+//!   need; a partner sees the start, so it also counts in the first case). Another
+//!   potential that sees the start only beyond the chain's rounds needs no search;
 //! - or, within `c / 2 - 1` rounds, one sees a link partner `q`, two rounds out or more;
 //!   or one round out, making with `q` a cycle of four potentials that removes
 //!   something. On the random minimal puzzles graded at the first chaining level, in
@@ -53,7 +56,9 @@
 //!   The walk skips three in four of them, at a fraction of a search's cost.
 
 use super::cycles::seen_outside;
-use super::potentials::{Cands, Implied, Links, NONE, cand_count, cand_of, cell_of, digit_of};
+use super::potentials::{
+    Cands, Implied, Links, MAX_IMPLIED, NONE, cand_count, cand_of, cell_of, digit_of,
+};
 use crate::core::geometry::{CellBits, Geometry, Size};
 use crate::core::index::Cell;
 use crate::core::logic::Budget;
@@ -131,6 +136,15 @@ pub(crate) struct OnReach<S: Size> {
     /// words each, and a set of candidates being worked on.
     levels: Vec<u64>,
     scratch_bits: Vec<u64>,
+}
+
+/// When a bounded walk stops ([`OnReach::rounds_from`]): at a round up to `seer_rounds`
+/// meeting any of the potentials marked, after them at one meeting a partner (by visit
+/// number).
+struct Stop {
+    seer_rounds: u32,
+    partners: [usize; MAX_IMPLIED],
+    n: usize,
 }
 
 /// Rounds beyond which a walk is not worth it: the reach alone decides.
@@ -303,7 +317,22 @@ impl<S: Size> OnReach<S> {
         // rounds walked stay for the cycles.
         let walked = if chain {
             self.seeing(graph, start, false);
-            let Some(met) = self.rounds_from(start, far, true) else {
+            // An "on" potential `r` rounds out that sees the start makes a chain of
+            // `2 * (r + 1)` potentials; beyond that length only a partner counts (its
+            // distance), up to the search's last round.
+            let mut stop = Stop {
+                seer_rounds: (chain_len / 2).saturating_sub(1),
+                partners: [0; MAX_IMPLIED],
+                n: 0,
+            };
+            for q in graph.links.get(start) {
+                let n = self.node[usize::from(q.cand)];
+                if n.pass == self.pass {
+                    stop.partners[stop.n] = (n.number - 1) as usize;
+                    stop.n += 1;
+                }
+            }
+            let Some(met) = self.rounds_from(start, far, Some(&stop)) else {
                 return Some(true);
             };
             Some(met)
@@ -315,7 +344,7 @@ impl<S: Size> OnReach<S> {
         }
         let met = match walked {
             Some(met) => met.min(cycle_rounds),
-            None => self.rounds_from(start, cycle_rounds, false).unwrap_or(0),
+            None => self.rounds_from(start, cycle_rounds, None).unwrap_or(0),
         };
         let w = self.words();
         // The "on" potentials that see a link partner of the start.
@@ -385,9 +414,10 @@ impl<S: Size> OnReach<S> {
     /// potentials round by round (a potential `n` links of "off" and "on" out is met in
     /// round `n`), for up to `rounds` rounds, keeping each round's potentials (as sets of
     /// visit numbers) in `levels`, and returns how many rounds met any. With `stop`, it
-    /// stops at the first round that meets one of `scratch_bits`: `None`. All of the
-    /// start's reach was visited, so its successors' sets can be made.
-    fn rounds_from(&mut self, start: u16, rounds: u32, stop: bool) -> Option<u32> {
+    /// stops at the first round that meets one of `scratch_bits`, up to its
+    /// `seer_rounds`, or one of its `partners` after them: `None`. All of the start's
+    /// reach was visited, so its successors' sets can be made.
+    fn rounds_from(&mut self, start: u16, rounds: u32, stop: Option<&Stop>) -> Option<u32> {
         let (w, stride) = (self.words(), self.stride);
         // The potentials met so far, after the rounds (a spare row).
         let seen_at = (rounds as usize + 1) * stride;
@@ -432,8 +462,17 @@ impl<S: Size> OnReach<S> {
                 any |= *n;
                 hit |= *n & *t;
             }
-            if stop && hit != 0 {
-                return None;
+            if let Some(st) = stop {
+                let met = if r as u32 <= st.seer_rounds {
+                    hit != 0
+                } else {
+                    st.partners[..st.n]
+                        .iter()
+                        .any(|&j| next[j / 64] >> (j % 64) & 1 != 0)
+                };
+                if met {
+                    return None;
+                }
             }
             if any == 0 {
                 return Some(r as u32 - 1);
