@@ -864,11 +864,7 @@ pub(crate) fn search<S: Size>(
             None => {
                 // Nothing keeps the links: the X pass builds those of the digits it
                 // searches (an X-link stays on its digit).
-                let x_digits = if pi == 0 {
-                    DigitSet::from_bits(DigitSet::ALL.bits() & !skip.bits())
-                } else {
-                    DigitSet::ALL
-                };
+                let x_digits = if pi == 0 { !skip } else { DigitSet::ALL };
                 sc.build_links_for(g, cur, y, x, x_digits);
                 false
             }
