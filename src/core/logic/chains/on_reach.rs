@@ -523,28 +523,34 @@ impl<S: Size> OnReach<S> {
         if members.len() < 2 {
             return false;
         }
-        let (mut on, mut off) = ([S::Set::EMPTY; 9], [S::Set::EMPTY; 9]);
+        let (g, cur) = (graph.g, graph.cur);
+        // Per digit, the candidates that see an "on" potential of the component (seeing
+        // is symmetric: they are the peers of its cells).
+        let mut seen_on = [S::Set::EMPTY; 9];
         for &v in members {
-            on[digit_of(v)].insert(Cell::from_index(cell_of(v)));
-            graph.each_live_off(v, |w| {
-                if graph
-                    .links
-                    .get(w)
-                    .iter()
-                    .any(|i| self.node[usize::from(i.cand)].comp as usize == k)
-                {
-                    off[digit_of(w)].insert(Cell::from_index(cell_of(w)));
-                }
-            });
+            seen_on[digit_of(v)] |= g.peers(Cell::from_index(cell_of(v)));
         }
-        let g = graph.g;
-        (0..9).any(|d| {
-            !on[d].is_empty()
-                && !off[d].is_empty()
-                && graph.cur.planes[d]
-                    .into_iter()
-                    .any(|x| !(g.peers(x) & on[d]).is_empty() && !(g.peers(x) & off[d]).is_empty())
-        })
+        for (s, &plane) in seen_on.iter_mut().zip(&cur.planes) {
+            *s &= plane;
+        }
+        // An "off" potential implied by one of them that implies another, seen by one of
+        // those candidates. The geometry is tested first: it is cheaper than the links.
+        let mut found = false;
+        for &v in members {
+            graph.each_live_off(v, |w| {
+                found = found
+                    || (!(g.peers(Cell::from_index(cell_of(w))) & seen_on[digit_of(w)]).is_empty()
+                        && graph
+                            .links
+                            .get(w)
+                            .iter()
+                            .any(|i| self.node[usize::from(i.cand)].comp as usize == k));
+            });
+            if found {
+                return true;
+            }
+        }
+        false
     }
 
     /// True when what the "on" potentials the start's "off" potentials other than `q`
