@@ -83,6 +83,10 @@ pub(crate) struct CycleScratch<S: Size> {
     /// `u8::MAX`; valid when `pstamp` is the pass number.
     pdist: Vec<[u8; MAX_IMPLIED]>,
     pstamp: Vec<u32>,
+    /// The starts given partner distances this pass (`pstamp`), and a set of candidates
+    /// (one bit each, left empty) for their link partners.
+    stamped: Vec<u16>,
+    partner_marks: Vec<u64>,
     pass: u32,
     /// The longest cycle and chain the last [`CycleScratch::unary`] search could have
     /// found (its bounds, or `u32::MAX` when it met every potential the start reaches
@@ -191,6 +195,8 @@ impl<S: Size> CycleScratch<S> {
             links: Links::new(n),
             pdist: vec![[u8::MAX; MAX_IMPLIED]; n],
             pstamp: vec![0; n],
+            stamped: Vec::with_capacity(n),
+            partner_marks: vec![0; n.div_ceil(64)],
             looked: (0, 0),
             pass: 0,
             rec: false,
@@ -642,6 +648,7 @@ impl<S: Size> CycleScratch<S> {
         );
         self.pdist[start as usize] = partner_dist;
         self.pstamp[start as usize] = self.pass;
+        self.stamped.push(start);
         if self.rec && y {
             // The other candidates of the "on" potentials' cells.
             for (r, p) in self.read.iter_mut().zip(&cur.planes) {
@@ -882,6 +889,7 @@ pub(crate) fn search<S: Size>(
             sc.pstamp.iter_mut().for_each(|p| *p = 0);
             sc.pass = 1;
         }
+        sc.stamped.clear();
         let n_cands = cand_count::<S>() as u64;
         let generation =
             |start: u16, k: u64| ((pi as u64 * n_cands + u64::from(start)) << 10 | k.min(1020)) + 1;
@@ -922,6 +930,7 @@ pub(crate) fn search<S: Size>(
                 {
                     sc.pdist[start as usize] = *partners;
                     sc.pstamp[start as usize] = sc.pass;
+                    sc.stamped.push(start);
                     #[cfg(test)]
                     {
                         sc.skipped_nothing += 1;
@@ -1000,13 +1009,22 @@ pub(crate) fn search<S: Size>(
         }
         // Forcing chains from a candidate assumed off, from the partners' distances (a
         // digit the memory skipped has none this pass: its candidates offered nothing).
-        for c in 0..S::CELLS {
-            let cs = cur.cells[c];
-            if cs.len() < 2 {
-                continue;
+        // Only a link partner of a start given distances has one to read, so those are
+        // the candidates looked at, in order.
+        let mut marks = std::mem::take(&mut sc.partner_marks);
+        for &b in &sc.stamped {
+            for p in sc.links.get(b) {
+                marks[usize::from(p.cand) / 64] |= 1 << (p.cand % 64);
             }
-            for d in cs {
-                let start = cand_of(c, d.index());
+        }
+        for w in 0..marks.len() {
+            let mut word = std::mem::take(&mut marks[w]);
+            while word != 0 {
+                let start = (w * 64 + word.trailing_zeros() as usize) as u16;
+                word &= word - 1;
+                if cur.cells[cell_of(start)].len() < 2 {
+                    continue;
+                }
                 let mut best = u32::MAX;
                 for p in sc.links.get(start) {
                     let b = p.cand as usize;
@@ -1032,12 +1050,17 @@ pub(crate) fn search<S: Size>(
                 }
                 // The search finds that length (and the path SE's search takes).
                 match sc.forcing(g, cur, start, false, y, complexity, budget) {
-                    None => return false,
+                    None => {
+                        marks.iter_mut().for_each(|m| *m = 0);
+                        sc.partner_marks = marks;
+                        return false;
+                    }
                     Some(Ok(t)) => offer_chain(g, cur, sc, start, t, x, y, gen_, sink),
                     Some(Err(_)) => {}
                 }
             }
         }
+        sc.partner_marks = marks;
         if pi == 0 && keep_planes {
             take_planes(cur, sc, sink, multi_x, known, offered_before);
         }
