@@ -123,6 +123,9 @@ pub(crate) struct CycleScratch<S: Size> {
     /// Tests: the last round puts its "off" potentials in the tree as the others do.
     #[cfg(test)]
     full_last_round: bool,
+    /// Tests: the chains from "off" are looked for at every candidate.
+    #[cfg(test)]
+    every_off_start: bool,
 }
 
 impl<S: Size> Default for CycleScratch<S> {
@@ -220,6 +223,8 @@ impl<S: Size> CycleScratch<S> {
             skipped_cycles_only: 0,
             #[cfg(test)]
             full_last_round: false,
+            #[cfg(test)]
+            every_off_start: false,
             on_reach: OnReach::new(),
         }
     }
@@ -1017,6 +1022,15 @@ pub(crate) fn search<S: Size>(
                 marks[usize::from(p.cand) / 64] |= 1 << (p.cand % 64);
             }
         }
+        #[cfg(test)]
+        if sc.every_off_start {
+            for c in 0..S::CELLS {
+                for d in cur.cells[c] {
+                    let v = cand_of(c, d.index());
+                    marks[usize::from(v) / 64] |= 1 << (v % 64);
+                }
+            }
+        }
         for w in 0..marks.len() {
             let mut word = std::mem::take(&mut marks[w]);
             while word != 0 {
@@ -1625,6 +1639,45 @@ mod tests {
             steps > 2000 && moves == 240 && skipped > 2000 && cycles_only > 200,
             "{steps} steps, {skipped} starts skipped, {cycles_only} of them with cycles"
         );
+    }
+
+    #[test]
+    fn the_chains_from_off_looked_for_are_those_of_every_candidate() {
+        // The chains from a candidate "off" are looked for only at the link partners of
+        // the starts given distances in the pass. Collecting every hint on grids with
+        // candidates removed at random (many links, as a nested chain's grid has) finds
+        // the same hints, in the same order, as looking at every candidate.
+        let board = board_from_line(THINNED_FROM);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(17);
+        let (mut some, mut every) = (CycleScratch::<S81>::new(), CycleScratch::<S81>::new());
+        every.every_off_start = true;
+        let (mut some_sink, mut every_sink) = (Sink::<S81>::new(), Sink::<S81>::new());
+        let key = |h: &Hint<S81>| {
+            (
+                h.technique,
+                h.difficulty,
+                h.complexity,
+                h.generation,
+                h.removals,
+                h.placement,
+            )
+        };
+        // A chain from "off" places its candidate; the other hints remove.
+        let mut placing = 0;
+        for round in 0..1000 {
+            let next = thinned(&board, rng.random_range(5..40), &mut rng);
+            let cur = Cands::from_board(cg(), &next);
+            for (sc, sink) in [(&mut some, &mut some_sink), (&mut every, &mut every_sink)] {
+                sink.reset_collect(&cur);
+                let mut budget = Budget::UNLIMITED;
+                assert!(search(cg(), &cur, sc, sink, None, None, &mut budget));
+            }
+            let got: Vec<_> = some_sink.all.iter().map(key).collect();
+            let want: Vec<_> = every_sink.all.iter().map(key).collect();
+            assert_eq!(got, want, "round {round}");
+            placing += want.iter().filter(|k| k.5.is_some()).count();
+        }
+        assert!(placing > 1500, "{placing} hints from 'off'");
     }
 
     #[test]
