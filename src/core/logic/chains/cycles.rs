@@ -83,10 +83,8 @@ pub(crate) struct CycleScratch<S: Size> {
     /// `u8::MAX`; valid when `pstamp` is the pass number.
     pdist: Vec<[u8; MAX_IMPLIED]>,
     pstamp: Vec<u32>,
-    /// The starts given partner distances this pass (`pstamp`), and a set of candidates
-    /// (one bit each, left empty) for their link partners.
+    /// The starts given partner distances this pass (`pstamp`).
     stamped: Vec<u16>,
-    partner_marks: Vec<u64>,
     pass: u32,
     /// The longest cycle and chain the last [`CycleScratch::unary`] search could have
     /// found (its bounds, or `u32::MAX` when it met every potential the start reaches
@@ -199,7 +197,6 @@ impl<S: Size> CycleScratch<S> {
             pdist: vec![[u8::MAX; MAX_IMPLIED]; n],
             pstamp: vec![0; n],
             stamped: Vec::with_capacity(n),
-            partner_marks: vec![0; n.div_ceil(64)],
             looked: (0, 0),
             pass: 0,
             rec: false,
@@ -1016,65 +1013,54 @@ pub(crate) fn search<S: Size>(
         // digit the memory skipped has none this pass: its candidates offered nothing).
         // Only a link partner of a start given distances has one to read, so those are
         // the candidates looked at, in order.
-        let mut marks = std::mem::take(&mut sc.partner_marks);
+        let mut partners = S::Cands::NONE;
         for &b in &sc.stamped {
             for p in sc.links.get(b) {
-                marks[usize::from(p.cand) / 64] |= 1 << (p.cand % 64);
+                partners.set(p.cand);
             }
         }
         #[cfg(test)]
         if sc.every_off_start {
             for c in 0..S::CELLS {
                 for d in cur.cells[c] {
-                    let v = cand_of(c, d.index());
-                    marks[usize::from(v) / 64] |= 1 << (v % 64);
+                    partners.set(cand_of(c, d.index()));
                 }
             }
         }
-        for w in 0..marks.len() {
-            let mut word = std::mem::take(&mut marks[w]);
-            while word != 0 {
-                let start = (w * 64 + word.trailing_zeros() as usize) as u16;
-                word &= word - 1;
-                if cur.cells[cell_of(start)].len() < 2 {
+        for start in partners.cands() {
+            if cur.cells[cell_of(start)].len() < 2 {
+                continue;
+            }
+            let mut best = u32::MAX;
+            for p in sc.links.get(start) {
+                let b = p.cand as usize;
+                if sc.pstamp[b] != sc.pass {
                     continue;
                 }
-                let mut best = u32::MAX;
-                for p in sc.links.get(start) {
-                    let b = p.cand as usize;
-                    if sc.pstamp[b] != sc.pass {
-                        continue;
-                    }
-                    let Some(k) = sc.links.get(p.cand).iter().position(|q| q.cand == start) else {
-                        continue;
-                    };
-                    let dist = sc.pdist[b][k];
-                    if dist != u8::MAX {
-                        best = best.min(u32::from(dist));
-                    }
-                }
-                if best == u32::MAX {
+                let Some(k) = sc.links.get(p.cand).iter().position(|q| q.cand == start) else {
                     continue;
-                }
-                let complexity = best + 2;
-                let difficulty = chain_base + length_bonus(complexity - 2);
-                let gen_ = generation(start, 1022);
-                if !sink.wants_at(difficulty, complexity, key, gen_) {
-                    continue;
-                }
-                // The search finds that length (and the path SE's search takes).
-                match sc.forcing(g, cur, start, false, y, complexity, budget) {
-                    None => {
-                        marks.iter_mut().for_each(|m| *m = 0);
-                        sc.partner_marks = marks;
-                        return false;
-                    }
-                    Some(Ok(t)) => offer_chain(g, cur, sc, start, t, x, y, gen_, sink),
-                    Some(Err(_)) => {}
+                };
+                let dist = sc.pdist[b][k];
+                if dist != u8::MAX {
+                    best = best.min(u32::from(dist));
                 }
             }
+            if best == u32::MAX {
+                continue;
+            }
+            let complexity = best + 2;
+            let difficulty = chain_base + length_bonus(complexity - 2);
+            let gen_ = generation(start, 1022);
+            if !sink.wants_at(difficulty, complexity, key, gen_) {
+                continue;
+            }
+            // The search finds that length (and the path SE's search takes).
+            match sc.forcing(g, cur, start, false, y, complexity, budget) {
+                None => return false,
+                Some(Ok(t)) => offer_chain(g, cur, sc, start, t, x, y, gen_, sink),
+                Some(Err(_)) => {}
+            }
         }
-        sc.partner_marks = marks;
         if pi == 0 && keep_planes {
             take_planes(cur, sc, sink, multi_x, known, offered_before);
         }
