@@ -83,19 +83,29 @@ impl<S: Size> Graph<'_, S> {
     /// the cell's peers.
     #[inline]
     fn each_live_off(&self, v: u16, mut f: impl FnMut(u16)) {
+        self.any_live_off(v, |q| {
+            f(q);
+            false
+        });
+    }
+
+    /// True when `f` is true of one of the "off" potentials of [`Graph::each_live_off`],
+    /// asked in the same order, stopping at the first.
+    #[inline]
+    fn any_live_off(&self, v: u16, mut f: impl FnMut(u16) -> bool) -> bool {
         let (c, d) = (cell_of(v), digit_of(v));
         let cell = Cell::from_index(c);
         if self.y {
             for e in self.cur.cells[c] {
                 let e = e.index();
-                if e != d && !self.dead[e].contains(cell) {
-                    f(cand_of(c, e));
+                if e != d && !self.dead[e].contains(cell) && f(cand_of(c, e)) {
+                    return true;
                 }
             }
         }
-        for x in (self.cur.planes[d] & self.g.peers(cell)) - self.dead[d] {
-            f(cand_of(x.index(), d));
-        }
+        ((self.cur.planes[d] & self.g.peers(cell)) - self.dead[d])
+            .into_iter()
+            .any(|x| f(cand_of(x.index(), d)))
     }
 }
 
@@ -535,22 +545,16 @@ impl<S: Size> OnReach<S> {
         }
         // An "off" potential implied by one of them that implies another, seen by one of
         // those candidates. The geometry is tested first: it is cheaper than the links.
-        let mut found = false;
-        for &v in members {
-            graph.each_live_off(v, |w| {
-                found = found
-                    || (!(g.peers(Cell::from_index(cell_of(w))) & seen_on[digit_of(w)]).is_empty()
-                        && graph
-                            .links
-                            .get(w)
-                            .iter()
-                            .any(|i| self.node[usize::from(i.cand)].comp as usize == k));
-            });
-            if found {
-                return true;
-            }
-        }
-        false
+        members.iter().any(|&v| {
+            graph.any_live_off(v, |w| {
+                !(g.peers(Cell::from_index(cell_of(w))) & seen_on[digit_of(w)]).is_empty()
+                    && graph
+                        .links
+                        .get(w)
+                        .iter()
+                        .any(|i| self.node[usize::from(i.cand)].comp as usize == k)
+            })
+        })
     }
 
     /// True when what the "on" potentials the start's "off" potentials other than `q`
@@ -558,17 +562,13 @@ impl<S: Size> OnReach<S> {
     /// one candidate of the union, so each component reached is asked in turn, and the
     /// first that sees `q` answers.
     fn sees_partner_avoiding(&self, graph: &Graph<'_, S>, start: u16, q: u16) -> bool {
-        let mut seen = false;
-        graph.each_live_off(start, |r| {
-            if seen || r == q {
-                return;
-            }
-            seen = graph.links.get(r).iter().any(|i| {
-                let k = self.node[usize::from(i.cand)].comp as usize;
-                sees_partner(graph.g, &self.reach[k], start, q, graph.y)
-            });
-        });
-        seen
+        graph.any_live_off(start, |r| {
+            r != q
+                && graph.links.get(r).iter().any(|i| {
+                    let k = self.node[usize::from(i.cand)].comp as usize;
+                    sees_partner(graph.g, &self.reach[k], start, q, graph.y)
+                })
+        })
     }
 
     /// Numbers candidate `v`, lists its successors and puts it on the walk and the stack.
@@ -672,38 +672,29 @@ fn sees<S: Size>(g: &Geometry<S>, v: u16, w: u16, y: bool) -> bool {
 fn four_cycle_removes<S: Size>(graph: &Graph<'_, S>, start: u16) -> bool {
     let (g, cur) = (graph.g, graph.cur);
     let partners = graph.links.get(start);
-    let mut found = false;
-    graph.each_live_off(start, |b| {
-        if found {
-            return;
-        }
-        for i in graph.links.get(b) {
+    graph.any_live_off(start, |b| {
+        graph.links.get(b).iter().any(|i| {
             let p = i.cand;
-            if p == start {
-                continue;
-            }
-            for q in partners {
-                let q = q.cand;
-                if q == b || !sees(g, p, q, graph.y) {
-                    continue;
-                }
-                let mut cells = S::Set::EMPTY;
-                for v in [start, b, p, q] {
-                    cells.insert(Cell::from_index(cell_of(v)));
-                }
-                let seen_by = |v: u16| seen_outside(g, cur, v, cells);
-                if [start, p].iter().any(|&on| {
-                    [b, q].iter().any(|&off| {
-                        digit_of(on) == digit_of(off) && !(seen_by(on) & seen_by(off)).is_empty()
+            p != start
+                && partners.iter().any(|q| {
+                    let q = q.cand;
+                    if q == b || !sees(g, p, q, graph.y) {
+                        return false;
+                    }
+                    let mut cells = S::Set::EMPTY;
+                    for v in [start, b, p, q] {
+                        cells.insert(Cell::from_index(cell_of(v)));
+                    }
+                    let seen_by = |v: u16| seen_outside(g, cur, v, cells);
+                    [start, p].iter().any(|&on| {
+                        [b, q].iter().any(|&off| {
+                            digit_of(on) == digit_of(off)
+                                && !(seen_by(on) & seen_by(off)).is_empty()
+                        })
                     })
-                }) {
-                    found = true;
-                    return;
-                }
-            }
-        }
-    });
-    found
+                })
+        })
+    })
 }
 
 /// True when a candidate of `reach` other than `start` sees `start` (`y`: with Y-links, a
