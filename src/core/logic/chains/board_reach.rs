@@ -29,11 +29,13 @@
 //! on the former.)
 //!
 //! A pass that found something still vouches for single starts: each start's record says
-//! how far its search looked (the longest cycle and chain it looked for, bounded by the
-//! best hint at the time when keeping the best) and whether it found anything. On the
-//! next board, a start that read nothing changed and found nothing looking at least as
-//! far as the search now would finds nothing again, and its partner distances stand
-//! ([`BoardReach::found_nothing`]). A record lasts as long as what it read: a start met
+//! whether its search found anything. A recording search collects every hint, so it
+//! looks without bounds (a search keeping the best hint, whose starts look only as far as
+//! the best so far, does not record). On the next board, a start that read nothing
+//! changed and found nothing finds nothing again ([`BoardReach::found_nothing`]); it met
+//! no link partner's "on" either (with X-links, the search would have gone on from there
+//! to the start's "off", a chain), so it leaves no partner distance to the chains from
+//! "off". A record lasts as long as what it read: a start met
 //! again is searched anew (and recorded) unless it is skipped this way, a start left out
 //! is dropped, and a pass the search leaves out (a step found before it) keeps no records.
 //!
@@ -44,7 +46,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::potentials::{Cands, Links, MAX_IMPLIED, cand_count, cand_of};
+use super::potentials::{Cands, Links, cand_count, cand_of};
 use crate::core::geometry::{CandBits, CellBits, Geometry, Size};
 
 /// A board's links of one pass, a number naming that copy of them (no other copy kept
@@ -57,31 +59,6 @@ pub(crate) type BoardLinks<'a, S> = (
     &'a [<S as Size>::Set; 9],
 );
 
-/// What the search from one start found on the board (recorded with its read set).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Outcome {
-    /// The longest cycle and forcing chain (in potentials) it looked for: `u32::MAX` when
-    /// it met every potential the start reaches with no length left unlooked at.
-    pub(crate) cycle_len: u32,
-    pub(crate) chain_len: u32,
-    /// True when it found a chain or a cycle that removes something (offered or not):
-    /// a cycle removing nothing is never offered, and meets the same candidates again
-    /// while what the search read holds.
-    pub(crate) found: bool,
-    /// The distances at which it met the "on" of each of its link partners (see
-    /// [`super::cycles`]).
-    pub(crate) partners: [u8; MAX_IMPLIED],
-}
-
-impl Outcome {
-    const NONE: Outcome = Outcome {
-        cycle_len: 0,
-        chain_len: 0,
-        found: true,
-        partners: [u8::MAX; MAX_IMPLIED],
-    };
-}
-
 /// The number of the last copy of a board's links kept, by any search.
 static LINKS_KEPT: AtomicU64 = AtomicU64::new(0);
 
@@ -92,8 +69,7 @@ pub(crate) struct BoardReach<S: Size> {
     /// The board's candidate planes, once something is recorded for it.
     board: Option<[S::Set; 9]>,
     /// Per pass: true when that pass of the first level found nothing on the board (what
-    /// is recorded of it can then vouch for a skipped search). A pass that keeps the best
-    /// hint searches in full only while it has none.
+    /// is recorded of it can then vouch for a skipped search).
     quiet: [bool; 3],
     /// Per pass: whether the recording search's pass found nothing.
     quiet_now: [bool; 3],
@@ -105,8 +81,10 @@ pub(crate) struct BoardReach<S: Size> {
     read: [Vec<[S::Set; 9]>; 3],
     /// Per pass and candidate: whether its search's read set is recorded.
     started: [Vec<bool>; 3],
-    /// Per pass and candidate: what its search found, when `started`.
-    outcome: [Vec<Outcome>; 3],
+    /// Per pass and candidate, when `started`: whether its search found a chain or a
+    /// cycle that removes something (offered or not; a cycle removing nothing is never
+    /// offered, and meets the same candidates again while what the search read holds).
+    found: [Vec<bool>; 3],
     /// Per pass: true when the board's recording search ran that pass, so what is
     /// recorded of it is the board's (a pass it left out keeps older records).
     ran: [bool; 3],
@@ -152,7 +130,7 @@ impl<S: Size> BoardReach<S> {
             skip: [false; 3],
             read: [(); 3].map(|_| vec![[S::Set::EMPTY; 9]; n]),
             started: [vec![false; n], vec![false; n], vec![false; n]],
-            outcome: [(); 3].map(|_| vec![Outcome::NONE; n]),
+            found: [(); 3].map(|_| vec![true; n]),
             ran: [false; 3],
             ran_now: [false; 3],
             from: false,
@@ -332,41 +310,25 @@ impl<S: Size> BoardReach<S> {
         self.record
     }
 
-    /// Records what the search from `start` read on pass `pass`, and what it found.
-    pub(crate) fn record_read(
-        &mut self,
-        pass: usize,
-        start: u16,
-        read: &[S::Set; 9],
-        outcome: &Outcome,
-    ) {
+    /// Records what the search from `start` read on pass `pass`, and whether it found
+    /// anything.
+    pub(crate) fn record_read(&mut self, pass: usize, start: u16, read: &[S::Set; 9], found: bool) {
         self.read[pass][usize::from(start)] = *read;
         self.started[pass][usize::from(start)] = true;
-        self.outcome[pass][usize::from(start)] = *outcome;
+        self.found[pass][usize::from(start)] = found;
     }
 
-    /// Recording on a grid that came from the board: when the search from `start` on pass
-    /// `pass` read only candidates whose links are the board's and found nothing there
-    /// while looking for cycles of up to `cycle_len` potentials and chains of up to
-    /// `chain_len`, or longer, it would take the same steps again and find nothing: its
-    /// partner distances (its record stays, true of the grid too).
+    /// Recording on a grid that came from the board: true when the search from `start` on
+    /// pass `pass` read only candidates whose links are the board's and found nothing
+    /// there (searching without bounds, as a recording search does): it would take the
+    /// same steps again and find nothing (its record stays, true of the grid too).
     #[inline]
-    pub(crate) fn found_nothing(
-        &self,
-        pass: usize,
-        start: u16,
-        cycle_len: u32,
-        chain_len: u32,
-    ) -> Option<&[u8; MAX_IMPLIED]> {
+    pub(crate) fn found_nothing(&self, pass: usize, start: u16) -> bool {
         let s = usize::from(start);
-        let o = &self.outcome[pass][s];
-        (self.from
+        self.from
             && self.started[pass][s]
-            && !o.found
-            && o.cycle_len >= cycle_len
-            && o.chain_len >= chain_len
-            && self.read_none_changed(pass, s))
-        .then_some(&o.partners)
+            && !self.found[pass][s]
+            && self.read_none_changed(pass, s)
     }
 
     /// Forgets what the search from `start` read on pass `pass` (it was not searched on

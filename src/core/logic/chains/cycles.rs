@@ -24,7 +24,7 @@
 //! A cycle's complexity is its number of distinct potentials, a forcing chain's its number
 //! of potentials (both ends included).
 
-use super::board_reach::{BoardReach, Outcome};
+use super::board_reach::BoardReach;
 use super::on_reach::{Graph, OnReach};
 use super::plane_hints::{self, PlaneHints};
 use super::plane_memo::{PlaneMemo, multi_cells};
@@ -86,10 +86,6 @@ pub(crate) struct CycleScratch<S: Size> {
     /// The starts given partner distances this pass (`pstamp`).
     stamped: Vec<u16>,
     pass: u32,
-    /// The longest cycle and chain the last [`CycleScratch::unary`] search could have
-    /// found (its bounds, or `u32::MAX` when it met every potential the start reaches
-    /// before its bound, with no cycle or chain length left unlooked at).
-    looked: (u32, u32),
     /// True when [`CycleScratch::unary`] notes what it reads in `read`: each "on"
     /// potential and the "off" ones it implies ([`super::board_reach`]).
     rec: bool,
@@ -197,7 +193,6 @@ impl<S: Size> CycleScratch<S> {
             pdist: vec![[u8::MAX; MAX_IMPLIED]; n],
             pstamp: vec![0; n],
             stamped: Vec::with_capacity(n),
-            looked: (0, 0),
             pass: 0,
             rec: false,
             read: [S::Set::EMPTY; 9],
@@ -518,15 +513,12 @@ impl<S: Size> CycleScratch<S> {
         let mut n_offs = 0u64;
         // The last round's "off" potentials (there is one last round at most).
         let mut last_offs = [S::Set::EMPTY; 9];
-        // True while every potential the start reaches was met: no round was cut short.
-        let mut whole = true;
         while !self.pend_on.is_empty() {
             round += 1;
             // What this round finds has `2 * round` potentials.
             let want_cycle = round >= 2 && 2 * round <= cycle_len && n_closers > 0;
             let want_chain = target == NONE && 2 * round <= chain_len;
             if !want_chain && 2 * round > cycle_len {
-                whole = false;
                 break;
             }
             // No round after this one: its "off" potentials only measure how far the
@@ -535,7 +527,6 @@ impl<S: Size> CycleScratch<S> {
                 2 * (round + 1) > cycle_len && (target != NONE || 2 * (round + 1) > chain_len);
             #[cfg(test)]
             let last = last && !self.full_last_round;
-            whole &= !last;
             let mut k = 0;
             while k < self.pend_on.len() {
                 let p = self.pend_on[k];
@@ -631,23 +622,6 @@ impl<S: Size> CycleScratch<S> {
             }
             n_offs = 0;
         }
-        // Met whole, the search looked at every length where its rounds checked them: no
-        // potential is further than `2 * round`.
-        let all_of = |len: u32| {
-            if whole && 2 * round <= len {
-                u32::MAX
-            } else {
-                len
-            }
-        };
-        self.looked = (
-            if n_closers == 0 {
-                u32::MAX
-            } else {
-                all_of(cycle_len)
-            },
-            all_of(chain_len),
-        );
         self.pdist[start as usize] = partner_dist;
         self.pstamp[start as usize] = self.pass;
         self.stamped.push(start);
@@ -786,10 +760,11 @@ pub(crate) fn mix(h: u64, v: u64) -> u64 {
 /// when that pass finds nothing, it remembers every digit's plane ([`super::plane_memo`]).
 /// With a `reach` ([`super::board_reach`]), the search skips the starts whose search would
 /// read the same as on the board it records, in the passes that found nothing there (a
-/// grid derived from that board: a nested search's, or the next step's), and, recording,
-/// notes what each start it searches reads and finds, for the grid to become the board;
+/// grid derived from that board: a nested search's, or the next step's), and, recording
+/// (collecting every hint, so that each start looks without bounds), notes what each
+/// start it searches reads and finds, for the grid to become the board;
 /// recording on a grid from that board, it also skips the starts that read nothing changed
-/// and found nothing there, looking as far. Every pass skips the starts whose "on"
+/// and found nothing there. Every pass skips the starts whose "on"
 /// reaches nothing a hint needs ([`super::on_reach`]; keeping the best, nothing within
 /// the search's bounds), except in a collecting search that records (the nested
 /// searches skip what it records, so it searches every start).
@@ -804,6 +779,10 @@ pub(crate) fn search<S: Size>(
     budget: &mut Budget,
 ) -> bool {
     let best_mode = sink.keeps_best();
+    debug_assert!(
+        !best_mode || !reach.as_deref().is_some_and(BoardReach::recording),
+        "a search that records collects every hint (its records say it looked without bounds)"
+    );
     let multi = if memo.is_some() && best_mode {
         multi_cells(cur)
     } else {
@@ -924,15 +903,11 @@ pub(crate) fn search<S: Size>(
                     continue;
                 }
                 // Recording on a grid from the board: a start whose search there found
-                // nothing, looking as far or further, and read nothing changed since
-                // finds nothing again; its partner distances stand.
-                if let Some(partners) = reach
-                    .as_deref()
-                    .and_then(|r| r.found_nothing(pi, start, cycle_len, chain_len))
-                {
-                    sc.pdist[start as usize] = *partners;
-                    sc.pstamp[start as usize] = sc.pass;
-                    sc.stamped.push(start);
+                // nothing and read nothing changed since finds nothing again. Nor did it
+                // meet a link partner's "on" (with X-links; a search without bounds goes
+                // on from there to the start's "off", a chain), so it leaves no partner
+                // distance for the chains from "off" either.
+                if reach.as_deref().is_some_and(|r| r.found_nothing(pi, start)) {
                     #[cfg(test)]
                     {
                         sc.skipped_nothing += 1;
@@ -988,14 +963,7 @@ pub(crate) fn search<S: Size>(
                     offer_chain(g, cur, sc, start, t_on, x, y, generation(start, 1021), sink);
                 }
                 if recording && let Some(r) = reach.as_deref_mut() {
-                    let (cycle_len, chain_len) = sc.looked;
-                    let outcome = Outcome {
-                        cycle_len,
-                        chain_len,
-                        found,
-                        partners: sc.pdist[start as usize],
-                    };
-                    r.record_read(pi, start, &sc.read, &outcome);
+                    r.record_read(pi, start, &sc.read, found);
                     #[cfg(test)]
                     {
                         sc.cycles_only[start as usize][pi] = !found && !sc.found.is_empty();
@@ -1005,7 +973,7 @@ pub(crate) fn search<S: Size>(
         }
         if !x {
             if let Some(r) = reach.as_deref_mut() {
-                r.pass_end(pi, quiet_pass(sink, best_mode, offered_before));
+                r.pass_end(pi, quiet_pass(sink, offered_before));
             }
             continue;
         }
@@ -1074,7 +1042,7 @@ pub(crate) fn search<S: Size>(
             }
         }
         if let Some(r) = reach.as_deref_mut() {
-            r.pass_end(pi, quiet_pass(sink, best_mode, offered_before));
+            r.pass_end(pi, quiet_pass(sink, offered_before));
         }
     }
     true
@@ -1099,14 +1067,10 @@ fn take_planes<S: Size>(
     sink.all[offered_before..].sort_by_key(plane_hints::order);
 }
 
-/// True when the pass now ending found nothing in full: keeping the best, it has none (so
-/// it searched without bounds); collecting, it offered nothing since `offered_before`.
-fn quiet_pass<S: Size>(sink: &Sink<S>, best_mode: bool, offered_before: usize) -> bool {
-    if best_mode {
-        !sink.has_best()
-    } else {
-        sink.all.len() == offered_before
-    }
+/// True when the pass now ending, collecting (as a recording search does), offered nothing
+/// since `offered_before`.
+fn quiet_pass<S: Size>(sink: &Sink<S>, offered_before: usize) -> bool {
+    sink.all.len() == offered_before
 }
 
 /// The candidates of `cand`'s digit, outside `cells`, that see `cand`: a cycle on `cells`
@@ -1539,13 +1503,11 @@ mod tests {
         use super::super::board_reach::BoardReach;
         use crate::core::logic::Board;
         // Puzzles whose hardest step is a forcing chain, an X-chain, a cycle. Each round
-        // takes the first level's best hint on the board, found both by a search that
-        // records what it read from one board to the next ([`super::board_reach`],
-        // keeping the best hint: the records then say how far each start looked) and by a
-        // fresh one, applies it, and sometimes removes a few more candidates at random or
-        // moves to another puzzle (a board that did not come from the one before). Boards
-        // where the hint comes before the last pass leave that pass out: what it recorded
-        // on older boards must not serve.
+        // collects every hint of the first level on the board (as the nested searches
+        // do), both by a search that records what it read from one board to the next
+        // ([`super::board_reach`]) and by a fresh one, compares them, applies the best,
+        // and sometimes removes a few more candidates at random or moves to another
+        // puzzle (a board that did not come from the one before).
         let lines = [
             "...3.246...6......54.....8....5..8.91.....7......8..2..8..1....3......1..9..486..",
             "2.7.........7.1.2......8.1.....26...72.8..3...5..9...183...29.........3.......7.4",
@@ -1556,24 +1518,25 @@ mod tests {
         let mut kept = CycleScratch::<S81>::new();
         let mut reach = BoardReach::<S81>::new(false);
         let (mut kept_sink, mut fresh_sink) = (Sink::<S81>::new(), Sink::<S81>::new());
-        let (mut steps, mut moves) = (0, 0);
+        let (mut steps, mut moves, mut hints) = (0, 0, 0);
         let key = |h: &Hint<S81>| {
             (
                 h.technique,
                 h.difficulty,
                 h.complexity,
+                h.generation,
                 h.removals,
                 h.placement,
             )
         };
-        for round in 0..60 {
+        for round in 0..30 {
             for line in lines {
                 let mut board: Board = board_from_line(line);
                 moves += 1;
                 for _ in 0..40 {
                     let cur = Cands::from_board(cg(), &board);
                     let mut budget = Budget::UNLIMITED;
-                    kept_sink.reset_best();
+                    kept_sink.reset_collect(&cur);
                     reach.begin(&cur, true);
                     assert!(search(
                         cg(),
@@ -1585,7 +1548,9 @@ mod tests {
                         &mut budget,
                     ));
                     reach.end(&cur);
-                    fresh_sink.reset_best();
+                    // Tracing: the plain search, without the hints kept per plane.
+                    fresh_sink.reset_collect(&cur);
+                    fresh_sink.tracing = true;
                     let mut fresh = CycleScratch::<S81>::new();
                     assert!(search(
                         cg(),
@@ -1596,13 +1561,15 @@ mod tests {
                         None,
                         &mut budget,
                     ));
-                    let (a, b) = (kept_sink.best.as_ref(), fresh_sink.best.as_ref());
-                    assert_eq!(
-                        a.map(key),
-                        b.map(key),
-                        "round {round}, step {steps}: {line}"
-                    );
-                    let Some(h) = a else {
+                    let a: Vec<_> = kept_sink.all.iter().map(key).collect();
+                    let b: Vec<_> = fresh_sink.all.iter().map(key).collect();
+                    assert_eq!(a, b, "round {round}, step {steps}: {line}");
+                    hints += a.len();
+                    let Some(h) = kept_sink
+                        .all
+                        .iter()
+                        .min_by_key(|h| (h.difficulty, h.complexity, h.sort_key, h.generation))
+                    else {
                         break;
                     };
                     let step = crate::core::logic::Step {
@@ -1620,9 +1587,15 @@ mod tests {
         }
         let skipped = kept.skipped_nothing;
         let cycles_only = kept.skipped_cycles_only;
-        eprintln!("{steps} steps, {skipped} starts skipped, {cycles_only} of them with cycles");
+        eprintln!(
+            "{steps} steps, {hints} hints, {skipped} starts skipped, {cycles_only} of them with cycles"
+        );
         assert!(
-            steps > 2000 && moves == 240 && skipped > 2000 && cycles_only > 200,
+            steps > 2000
+                && moves == 120
+                && hints > 50_000
+                && skipped > 100_000
+                && cycles_only > 10_000,
             "{steps} steps, {skipped} starts skipped, {cycles_only} of them with cycles"
         );
     }
