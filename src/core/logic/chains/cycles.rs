@@ -1305,6 +1305,29 @@ mod tests {
             && (!x || sc.pdist[usize::from(start)].iter().all(|&p| p == u8::MAX))
     }
 
+    /// What two searches' hints are compared by: what they do, how they rate, and their
+    /// place in SE's order.
+    #[allow(clippy::type_complexity)]
+    fn hint_key(
+        h: &Hint<S81>,
+    ) -> (
+        Technique,
+        Tenths,
+        u32,
+        u64,
+        [CellSet; 9],
+        Option<(Cell, Digit)>,
+    ) {
+        (
+            h.technique,
+            h.difficulty,
+            h.complexity,
+            h.generation,
+            h.removals,
+            h.placement,
+        )
+    }
+
     /// Calls `f(sc, cur, (y, x), start, round, rng)` on every start of every pass of
     /// `rounds` grids with candidates removed at random, as a nested chain's grid is (many
     /// cells and houses left with two, so many links), with the pass's links built and
@@ -1519,16 +1542,6 @@ mod tests {
         let mut reach = BoardReach::<S81>::new(false);
         let (mut kept_sink, mut fresh_sink) = (Sink::<S81>::new(), Sink::<S81>::new());
         let (mut steps, mut moves, mut hints) = (0, 0, 0);
-        let key = |h: &Hint<S81>| {
-            (
-                h.technique,
-                h.difficulty,
-                h.complexity,
-                h.generation,
-                h.removals,
-                h.placement,
-            )
-        };
         for round in 0..30 {
             for line in lines {
                 let mut board: Board = board_from_line(line);
@@ -1561,8 +1574,8 @@ mod tests {
                         None,
                         &mut budget,
                     ));
-                    let a: Vec<_> = kept_sink.all.iter().map(key).collect();
-                    let b: Vec<_> = fresh_sink.all.iter().map(key).collect();
+                    let a: Vec<_> = kept_sink.all.iter().map(hint_key).collect();
+                    let b: Vec<_> = fresh_sink.all.iter().map(hint_key).collect();
                     assert_eq!(a, b, "round {round}, step {steps}: {line}");
                     hints += a.len();
                     let Some(h) = kept_sink
@@ -1611,16 +1624,6 @@ mod tests {
         let (mut some, mut every) = (CycleScratch::<S81>::new(), CycleScratch::<S81>::new());
         every.every_off_start = true;
         let (mut some_sink, mut every_sink) = (Sink::<S81>::new(), Sink::<S81>::new());
-        let key = |h: &Hint<S81>| {
-            (
-                h.technique,
-                h.difficulty,
-                h.complexity,
-                h.generation,
-                h.removals,
-                h.placement,
-            )
-        };
         // A chain from "off" places its candidate; the other hints remove.
         let mut placing = 0;
         for round in 0..1000 {
@@ -1631,8 +1634,8 @@ mod tests {
                 let mut budget = Budget::UNLIMITED;
                 assert!(search(cg(), &cur, sc, sink, None, None, &mut budget));
             }
-            let got: Vec<_> = some_sink.all.iter().map(key).collect();
-            let want: Vec<_> = every_sink.all.iter().map(key).collect();
+            let got: Vec<_> = some_sink.all.iter().map(hint_key).collect();
+            let want: Vec<_> = every_sink.all.iter().map(hint_key).collect();
             assert_eq!(got, want, "round {round}");
             placing += want.iter().filter(|k| k.5.is_some()).count();
         }
