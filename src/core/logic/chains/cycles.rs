@@ -1578,11 +1578,7 @@ mod tests {
                     let b: Vec<_> = fresh_sink.all.iter().map(hint_key).collect();
                     assert_eq!(a, b, "round {round}, step {steps}: {line}");
                     hints += a.len();
-                    let Some(h) = kept_sink
-                        .all
-                        .iter()
-                        .min_by_key(|h| (h.difficulty, h.complexity, h.sort_key, h.generation))
-                    else {
+                    let Some(h) = kept_sink.all.iter().min_by_key(|h| h.key()) else {
                         break;
                     };
                     let step = crate::core::logic::Step {

@@ -141,8 +141,9 @@ impl<S: Size> Hint<S> {
         }
     }
 
+    /// Its place in SE's order of hints: rating, complexity, kind, then generation.
     #[inline]
-    fn key(&self) -> (Tenths, u32, u8, u64) {
+    pub(super) fn key(&self) -> (Tenths, u32, u8, u64) {
         (
             self.difficulty,
             self.complexity,

@@ -509,10 +509,7 @@ fn taken_in<S: Size>(hints: &[Hint<S>], order: &mut Vec<u32>, seen: &mut Vec<u64
     order.extend(0..hints.len() as u32);
     // Equal hints in SE's order: the first chaining level gives each its place (not the
     // order it offers them in); the other levels offer them in that order.
-    order.sort_unstable_by_key(|&i| {
-        let h = &hints[i as usize];
-        (h.difficulty, h.complexity, h.sort_key, h.generation, i)
-    });
+    order.sort_unstable_by_key(|&i| (hints[i as usize].key(), i));
     seen.clear();
     order.retain(|&i| {
         let h = &hints[i as usize];
