@@ -210,6 +210,8 @@ pub struct Geometry<S: Size> {
     /// `lock_pairs` in runs of the same first house, and where each group's runs end.
     lock_runs: Vec<LockRun>,
     lock_run_ends: Vec<u32>,
+    /// Per run of `lock_runs`, the cells its pairs read ([`Geometry::lock_run_reads`]).
+    lock_run_reads: Vec<S::Set>,
     fish: Vec<FishSystem<S>>,
 }
 
@@ -293,6 +295,7 @@ impl<S: Size> Geometry<S> {
             lock_ends: Vec::with_capacity(10),
             lock_runs: Vec::with_capacity(4 * S::HOUSES),
             lock_run_ends: Vec::with_capacity(10),
+            lock_run_reads: Vec::with_capacity(4 * S::HOUSES),
             fish: Vec::with_capacity(5),
         }
     }
@@ -402,6 +405,25 @@ impl<S: Size> Geometry<S> {
             }
             self.lock_run_ends.push(self.lock_runs.len() as u32);
             start = end as usize;
+        }
+        // What each run's pairs read: the first house, each second house, and the houses
+        // of the first house's kind crossing a second house (where a direct locking
+        // looks for its hidden single).
+        self.lock_run_reads.clear();
+        for r in &self.lock_runs {
+            let first = &self.houses[usize::from(r.first)];
+            let mut reads = first.set;
+            for &(_, b) in &self.lock_pairs[r.start as usize..r.end as usize] {
+                let second = self.houses[usize::from(b)].set;
+                reads |= second;
+                for &h3 in &self.by_kind[kind_slot(first.kind)] {
+                    let third = self.houses[usize::from(h3)].set;
+                    if !(third & second).is_empty() {
+                        reads |= third;
+                    }
+                }
+            }
+            self.lock_run_reads.push(reads);
         }
         // Fish systems: the rows and columns of each grid.
         self.fish.clear();
@@ -538,6 +560,20 @@ impl<S: Size> Geometry<S> {
     #[inline]
     pub fn lock_run_pairs(&self, r: &LockRun) -> &[(u8, u8)] {
         &self.lock_pairs[r.start as usize..r.end as usize]
+    }
+
+    /// The runs of [`Geometry::lock_runs`] in the same groups, each with the cells its
+    /// pairs read: the first house, each second house, and every house of the first
+    /// house's kind that crosses a second house (on the classic grid, the band or stack
+    /// of the first house). A digit whose places there did not change finds there what
+    /// it found before.
+    pub fn lock_runs_reading(&self) -> impl Iterator<Item = (&[LockRun], &[S::Set])> + '_ {
+        let mut start = 0usize;
+        self.lock_run_ends.iter().map(move |&end| {
+            let range = start..end as usize;
+            start = end as usize;
+            (&self.lock_runs[range.clone()], &self.lock_run_reads[range])
+        })
     }
 
     /// The fish systems (one per grid).

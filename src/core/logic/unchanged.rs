@@ -27,6 +27,8 @@ pub struct Scope<S: Size> {
     pub cells: S::Set,
     /// Digits whose candidate plane changed.
     pub digits: DigitSet,
+    /// Per digit, the cells whose candidate of that digit changed.
+    pub planes: [S::Set; 9],
 }
 
 impl<S: Size> Scope<S> {
@@ -35,6 +37,7 @@ impl<S: Size> Scope<S> {
         Scope {
             cells: g.all_cells(),
             digits: DigitSet::ALL,
+            planes: [g.all_cells(); 9],
         }
     }
 
@@ -48,6 +51,12 @@ impl<S: Size> Scope<S> {
     #[inline]
     pub fn touches(&self, cells: S::Set) -> bool {
         !(self.cells & cells).is_empty()
+    }
+
+    /// True when the candidate of `d` changed in one of `cells`.
+    #[inline]
+    pub fn touches_digit(&self, d: Digit, cells: S::Set) -> bool {
+        !(self.planes[d.index()] & cells).is_empty()
     }
 }
 
@@ -85,14 +94,20 @@ impl<S: Size> Since<S> {
         }
         let mut cells = S::Set::EMPTY;
         let mut digits = DigitSet::EMPTY;
+        let mut planes = [S::Set::EMPTY; 9];
         for d in Digit::all() {
             let diff = self.planes[d.index()] ^ board.plane(d);
             if !diff.is_empty() {
                 cells |= diff;
                 digits.insert(d);
+                planes[d.index()] = diff;
             }
         }
-        Some(Scope { cells, digits })
+        Some(Scope {
+            cells,
+            digits,
+            planes,
+        })
     }
 
     /// The remembered board's plane of `d`.
