@@ -24,6 +24,7 @@
 //! A cycle's complexity is its number of distinct potentials, a forcing chain's its number
 //! of potentials (both ends included).
 
+use super::bivalue_memo::{BivalueMemo, bivalue_planes};
 use super::board_reach::BoardReach;
 use super::on_reach::{Graph, OnReach};
 use super::plane_hints::{self, PlaneHints};
@@ -120,6 +121,9 @@ pub(crate) struct CycleScratch<S: Size> {
     /// Tests: the chains from "off" are looked for at every candidate.
     #[cfg(test)]
     every_off_start: bool,
+    /// Tests: the Y passes skipped on the word of [`super::bivalue_memo`].
+    #[cfg(test)]
+    y_skipped: u64,
 }
 
 impl<S: Size> Default for CycleScratch<S> {
@@ -217,6 +221,8 @@ impl<S: Size> CycleScratch<S> {
             full_last_round: false,
             #[cfg(test)]
             every_off_start: false,
+            #[cfg(test)]
+            y_skipped: 0,
             on_reach: OnReach::new(),
         }
     }
@@ -774,10 +780,14 @@ pub(crate) fn search<S: Size>(
     cur: &Cands<S>,
     sc: &mut CycleScratch<S>,
     sink: &mut Sink<S>,
-    mut memo: Option<&mut PlaneMemo<S>>,
+    memos: Option<(&mut PlaneMemo<S>, &mut BivalueMemo<S>)>,
     mut reach: Option<&mut BoardReach<S>>,
     budget: &mut Budget,
 ) -> bool {
+    let (mut memo, mut y_memo) = match memos {
+        Some((x, y)) => (Some(x), Some(y)),
+        None => (None, None),
+    };
     let best_mode = sink.keeps_best();
     debug_assert!(
         !best_mode || !reach.as_deref().is_some_and(BoardReach::recording),
@@ -835,6 +845,26 @@ pub(crate) fn search<S: Size>(
         if sink.limit(cycle_base, key) < 4 && (!x || sink.limit(chain_base, key) < 4) {
             continue;
         }
+        // The Y pass, keeping the best: its cells of two candidates, and the length it
+        // looks for, when a memory may vouch for it ([`super::bivalue_memo`]).
+        let y_pass = match y_memo.as_deref() {
+            Some(m) if y && !x && best_mode => {
+                let pairs = bivalue_planes(cur);
+                let len = sink.limit(cycle_base, key);
+                if m.finds_nothing(&pairs, len) {
+                    #[cfg(test)]
+                    {
+                        sc.y_skipped += 1;
+                    }
+                    continue;
+                }
+                Some((pairs, len))
+            }
+            _ => None,
+        };
+        // Whether a start of this pass found something (a hint, a cycle that removes
+        // something, or one not looked at for that, out of the bounds).
+        let mut pass_found = false;
         // Hints offered before this pass (collecting).
         let offered_before = sink.all.len();
         let recording = match reach.as_deref_mut() {
@@ -959,6 +989,7 @@ pub(crate) fn search<S: Size>(
                         recording,
                     );
                 }
+                pass_found |= found;
                 if t_on != NONE {
                     offer_chain(g, cur, sc, start, t_on, x, y, generation(start, 1021), sink);
                 }
@@ -972,6 +1003,11 @@ pub(crate) fn search<S: Size>(
             }
         }
         if !x {
+            if let (Some(m), Some((pairs, len))) = (y_memo.as_deref_mut(), y_pass.as_ref())
+                && !pass_found
+            {
+                m.record(pairs, *len);
+            }
             if let Some(r) = reach.as_deref_mut() {
                 r.pass_end(pi, quiet_pass(sink, offered_before));
             }
@@ -1518,6 +1554,78 @@ mod tests {
         assert!(
             searches > 50_000 && partners_last > 400,
             "{searches} {partners_last}"
+        );
+    }
+
+    #[test]
+    fn the_passes_the_memories_vouch_for_find_nothing_better() {
+        use super::super::bivalue_memo::BivalueMemo;
+        use crate::core::logic::Board;
+        use crate::core::logic::testutil::random_minimal;
+        // Along the paths of random minimal puzzles (the best step applied, and now and
+        // then a few candidates thinned at random), the grader's search keeping the X
+        // and Y passes' memories of one puzzle finds the best hint a fresh search finds.
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(24);
+        let mut kept = CycleScratch::<S81>::new();
+        let (mut steps, mut found) = (0, 0);
+        for (_, start) in random_minimal(120) {
+            let mut board: Board = start;
+            let mut x_memo = PlaneMemo::<S81>::default();
+            let mut y_memo = BivalueMemo::<S81>::default();
+            for _ in 0..40 {
+                if board.is_solved() {
+                    break;
+                }
+                let cur = Cands::from_board(cg(), &board);
+                let mut budget = Budget::UNLIMITED;
+                let mut sink = Sink::<S81>::new();
+                sink.reset_best();
+                assert!(search(
+                    cg(),
+                    &cur,
+                    &mut kept,
+                    &mut sink,
+                    Some((&mut x_memo, &mut y_memo)),
+                    None,
+                    &mut budget,
+                ));
+                let mut fresh_sink = Sink::<S81>::new();
+                fresh_sink.reset_best();
+                assert!(search(
+                    cg(),
+                    &cur,
+                    &mut CycleScratch::<S81>::new(),
+                    &mut fresh_sink,
+                    None,
+                    None,
+                    &mut budget,
+                ));
+                let best = sink.best.as_ref().map(hint_key);
+                assert_eq!(best, fresh_sink.best.as_ref().map(hint_key), "step {steps}");
+                steps += 1;
+                match sink.best {
+                    Some(h) => {
+                        found += 1;
+                        board.apply(
+                            cg(),
+                            &crate::core::logic::Step {
+                                eliminations: h.removals,
+                                placement: h.placement,
+                                ..Default::default()
+                            },
+                        );
+                        if rng.random_range(0..3) == 0 {
+                            board = thinned(&board, rng.random_range(1..3), &mut rng);
+                        }
+                    }
+                    None => board = thinned(&board, rng.random_range(1..6), &mut rng),
+                }
+            }
+        }
+        let skipped = kept.y_skipped;
+        assert!(
+            steps > 3000 && found > 1000 && skipped > 300,
+            "{steps} steps, {found} found, {skipped} Y passes skipped"
         );
     }
 

@@ -29,6 +29,7 @@
 //! - A chaining hint applies its removals, and places a digit when its result is an "on"
 //!   potential (`ChainingHint.getCell`): such a step counts as a placement for EP.
 
+mod bivalue_memo;
 mod board_reach;
 mod cycles;
 mod forcing;
@@ -503,6 +504,8 @@ pub struct ChainScratch<S: Size = S81> {
     shared: forcing::OutcomeCache<S>,
     /// Digits on which the X pass of the first level finds nothing.
     x_memo: plane_memo::PlaneMemo<S>,
+    /// The cells of two candidates on which the Y pass of the first level finds nothing.
+    y_memo: bivalue_memo::BivalueMemo<S>,
     /// Digits on which Nishio forcing chains meet no contradiction.
     nishio_memo: plane_memo::PlaneMemo<S>,
     /// The outcomes of the last multiple and the last dynamic forcing chains searches,
@@ -520,6 +523,7 @@ impl<S: Size> Clone for ChainScratch<S> {
             parts: Vec::new(),
             shared: self.shared.clone(),
             x_memo: self.x_memo,
+            y_memo: self.y_memo,
             nishio_memo: self.nishio_memo,
             earlier: self.earlier.clone(),
             earlier_board: self.earlier_board,
@@ -540,6 +544,7 @@ impl<S: Size> ChainScratch<S> {
     pub fn forget(&mut self) {
         self.nest.forget_all();
         self.x_memo.forget();
+        self.y_memo.forget();
         self.nishio_memo.forget();
         self.earlier_board = [None; 2];
         for p in &self.parts {
@@ -559,6 +564,7 @@ impl<S: Size> ChainScratch<S> {
             parts: Vec::new(),
             shared: forcing::OutcomeCache::outcomes_only(),
             x_memo: plane_memo::PlaneMemo::default(),
+            y_memo: bivalue_memo::BivalueMemo::default(),
             nishio_memo: plane_memo::PlaneMemo::default(),
             earlier: [forcing::OutcomeCache::new(), forcing::OutcomeCache::new()],
             earlier_board: [None; 2],
@@ -616,7 +622,7 @@ pub fn find_spread<S: Size>(
             &src,
             &mut scratch.eng.cyc,
             &mut scratch.sink,
-            Some(&mut scratch.x_memo),
+            Some((&mut scratch.x_memo, &mut scratch.y_memo)),
             None,
             budget,
         ),
