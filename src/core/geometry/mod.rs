@@ -210,7 +210,7 @@ pub struct Geometry<S: Size> {
     /// `lock_pairs` in runs of the same first house, and where each group's runs end.
     lock_runs: Vec<LockRun>,
     lock_run_ends: Vec<u32>,
-    /// Per run of `lock_runs`, the cells its pairs read ([`Geometry::lock_run_reads`]).
+    /// Per run of `lock_runs`, the cells its pairs read ([`Geometry::lock_runs_reading`]).
     lock_run_reads: Vec<S::Set>,
     fish: Vec<FishSystem<S>>,
 }

@@ -862,8 +862,8 @@ pub(crate) fn search<S: Size>(
             }
             _ => None,
         };
-        // Whether a start of this pass found something (a hint, a cycle that removes
-        // something, or one not looked at for that, out of the bounds).
+        // Whether a start of this pass found something: a chain, a cycle that removes
+        // something, or a cycle not looked at for that because it cannot beat the best.
         let mut pass_found = false;
         // Hints offered before this pass (collecting).
         let offered_before = sink.all.len();
