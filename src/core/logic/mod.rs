@@ -240,14 +240,7 @@ impl<S: Size> Board<S> {
     /// nine planes.
     #[inline]
     pub fn cells_with_at_least(&self) -> [S::Set; 4] {
-        let mut ge = [S::Set::EMPTY; 4];
-        for p in self.planes {
-            ge[3] |= ge[2] & p;
-            ge[2] |= ge[1] & p;
-            ge[1] |= ge[0] & p;
-            ge[0] |= p;
-        }
-        ge
+        cells_with_at_least::<S>(&self.planes)
     }
 
     /// The cells holding `digit`.
@@ -837,6 +830,20 @@ pub(crate) fn combos(k: u32) -> &'static [u16] {
         3 => &COMBOS_3,
         _ => &COMBOS_4,
     }
+}
+
+/// The cells with at least 1, 2, 3 and 4 candidates among nine candidate planes: a
+/// bit-sliced count.
+#[inline]
+pub(crate) fn cells_with_at_least<S: Size>(planes: &[S::Set; 9]) -> [S::Set; 4] {
+    let mut ge = [S::Set::EMPTY; 4];
+    for &p in planes {
+        ge[3] |= ge[2] & p;
+        ge[2] |= ge[1] & p;
+        ge[1] |= ge[0] & p;
+        ge[0] |= p;
+    }
+    ge
 }
 
 /// Helpers for the technique tests.

@@ -25,6 +25,7 @@
 
 use super::potentials::Cands;
 use crate::core::geometry::{CellBits, Size};
+use crate::core::logic::cells_with_at_least;
 
 /// The cells of two candidates (as each digit's plane among them) of a grid on which the
 /// Y pass met no cycle that removes anything, up to a length, when known.
@@ -46,13 +47,8 @@ impl<S: Size> Default for BivalueMemo<S> {
 
 /// Each digit's candidates among the cells of `cur` holding exactly two.
 pub(crate) fn bivalue_planes<S: Size>(cur: &Cands<S>) -> [S::Set; 9] {
-    let (mut one, mut two, mut more) = (S::Set::EMPTY, S::Set::EMPTY, S::Set::EMPTY);
-    for &p in &cur.planes {
-        more |= two & p;
-        two |= one & p;
-        one |= p;
-    }
-    let pairs = two - more;
+    let [_, two, three, _] = cells_with_at_least::<S>(&cur.planes);
+    let pairs = two - three;
     cur.planes.map(|p| p & pairs)
 }
 

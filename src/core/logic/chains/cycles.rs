@@ -784,10 +784,7 @@ pub(crate) fn search<S: Size>(
     mut reach: Option<&mut BoardReach<S>>,
     budget: &mut Budget,
 ) -> bool {
-    let (mut memo, mut y_memo) = match memos {
-        Some((x, y)) => (Some(x), Some(y)),
-        None => (None, None),
-    };
+    let (mut memo, mut y_memo) = memos.unzip();
     let best_mode = sink.keeps_best();
     debug_assert!(
         !best_mode || !reach.as_deref().is_some_and(BoardReach::recording),
