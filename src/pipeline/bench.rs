@@ -199,6 +199,8 @@ impl<F: Family> Scratch<F> {
                 let grader = self.grader.get_or_insert_with(|| {
                     let mut g = Box::new(Grader::new());
                     g.set_cancel(cancel);
+                    // As `solve` rates without a profile.
+                    g.set_shortcut(true);
                     g
                 });
                 grader.rate_values(

@@ -230,6 +230,8 @@ impl<F: ReadRecord> SolveWorker<F> {
         let mut shown = [[0u8; 8]; 3];
         let mut profile = [Field::Null; 2];
         if cfg.grade && o.count == 1 {
+            // The profile needs the whole path; the ratings alone may stop early.
+            self.grader.set_shortcut(!cfg.profile);
             self.grader.rate_values(
                 &self.geo,
                 F::values(&grid),

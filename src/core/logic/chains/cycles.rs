@@ -818,7 +818,14 @@ pub(crate) fn search<S: Size>(
     } else {
         (S::Set::EMPTY, DigitSet::EMPTY)
     };
-    for (pi, &(y, x)) in PASSES.iter().enumerate() {
+    // Any forcing chain will do: the pass with both kinds of links first.
+    let order: [usize; 3] = if sink.chains_only {
+        [2, 0, 1]
+    } else {
+        [0, 1, 2]
+    };
+    for pi in order {
+        let (y, x) = PASSES[pi];
         // Digits whose X pass is known to find nothing, or known (the X pass only).
         let skip = if pi == 0 {
             skip | known
@@ -839,7 +846,9 @@ pub(crate) fn search<S: Size>(
         };
         let chain_base: Tenths = if x && y { 70 } else { 66 };
         // The shortest cycle or chain has four potentials.
-        if sink.limit(cycle_base, key) < 4 && (!x || sink.limit(chain_base, key) < 4) {
+        if (sink.chains_only || sink.limit(cycle_base, key) < 4)
+            && (!x || sink.limit(chain_base, key) < 4)
+        {
             continue;
         }
         // The Y pass, keeping the best: its cells of two candidates, and the length it
@@ -918,7 +927,11 @@ pub(crate) fn search<S: Size>(
                 // SE `doUnaryChaining`: cycles, then the chain from the start on, then the
                 // chain from it off (found after every start, below); the hints' generations
                 // keep that order.
-                let cycle_len = sink.limit(cycle_base, key);
+                let cycle_len = if sink.chains_only {
+                    0
+                } else {
+                    sink.limit(cycle_base, key)
+                };
                 let chain_len = if x { sink.limit(chain_base, key) } else { 0 };
                 if cycle_len < 4 && chain_len < 4 {
                     if let Some(r) = reach.as_deref_mut() {
@@ -970,7 +983,8 @@ pub(crate) fn search<S: Size>(
                 // A cycle that removes nothing is never offered: a start whose cycles
                 // all remove nothing, with no chain, is recorded as finding nothing.
                 let mut found = t_on != NONE;
-                for k in 0..sc.found.len() {
+                let cycles = if sink.chains_only { 0 } else { sc.found.len() };
+                for k in 0..cycles {
                     let (e, cause) = sc.found[k];
                     found |= offer_cycle(
                         g,
@@ -989,6 +1003,9 @@ pub(crate) fn search<S: Size>(
                 pass_found |= found;
                 if t_on != NONE {
                     offer_chain(g, cur, sc, start, t_on, x, y, generation(start, 1021), sink);
+                    if sink.done() {
+                        return true;
+                    }
                 }
                 if recording && let Some(r) = reach.as_deref_mut() {
                     r.record_read(pi, start, &sc.read, found);
@@ -1058,7 +1075,12 @@ pub(crate) fn search<S: Size>(
             // The search finds that length (and the path SE's search takes).
             match sc.forcing(g, cur, start, false, y, complexity, budget) {
                 None => return false,
-                Some(Ok(t)) => offer_chain(g, cur, sc, start, t, x, y, gen_, sink),
+                Some(Ok(t)) => {
+                    offer_chain(g, cur, sc, start, t, x, y, gen_, sink);
+                    if sink.done() {
+                        return true;
+                    }
+                }
                 Some(Err(_)) => {}
             }
         }

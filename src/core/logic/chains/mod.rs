@@ -210,6 +210,10 @@ pub(crate) struct Sink<S: Size> {
     /// the stamp is `collected` ([`Sink::first_for`]).
     firsts: Vec<(u32, Tenths, u32, u8)>,
     collected: u32,
+    /// Keeping the best: the search stops at the first hint kept ([`Sink::done`]).
+    first: bool,
+    /// Only forcing chains are offered, no cycles ([`find_forcing_chain_within`]).
+    pub(crate) chains_only: bool,
     /// Tests: make every hint, also those [`Sink::first_for`] would spare.
     #[cfg(test)]
     pub(crate) make_all: bool,
@@ -228,6 +232,8 @@ impl<S: Size> Sink<S> {
             traces: Vec::new(),
             firsts: Vec::new(),
             collected: 0,
+            first: false,
+            chains_only: false,
             #[cfg(test)]
             make_all: false,
         }
@@ -235,6 +241,8 @@ impl<S: Size> Sink<S> {
 
     /// Keep-the-best mode.
     fn reset_best(&mut self) {
+        self.first = false;
+        self.chains_only = false;
         self.collect = false;
         self.ctx = None;
         self.best = None;
@@ -251,6 +259,8 @@ impl<S: Size> Sink<S> {
             self.firsts.iter_mut().for_each(|f| f.0 = 0);
             self.collected = 1;
         }
+        self.first = false;
+        self.chains_only = false;
         self.collect = true;
         self.ctx = Some(*ctx);
         self.best = None;
@@ -273,6 +283,12 @@ impl<S: Size> Sink<S> {
         } else {
             self.trace = Some(t);
         }
+    }
+
+    /// True when the search may stop: it wants the first hint kept, and has one.
+    #[inline]
+    pub(crate) fn done(&self) -> bool {
+        self.first && self.best.is_some_and(|b| b.generation != u64::MAX)
     }
 
     /// True when keeping the best hint (not collecting).
@@ -593,6 +609,53 @@ pub fn find<S: Size>(
     find_spread(g, board, level, scratch, budget, step, None)
 }
 
+/// A forcing chain of the first chaining level (a forcing X-chain, or a forcing chain
+/// with both kinds of links; no cycle) rated `max` or less, written to `step`: the first
+/// the search meets, not the easiest. False when there is none or the budget ran out.
+pub fn find_forcing_chain_within<S: Size>(
+    g: &Geometry<S>,
+    board: &Board<S>,
+    max: Tenths,
+    scratch: &mut ChainScratch<S>,
+    budget: &mut Budget,
+    step: &mut Step<S>,
+) -> bool {
+    let src = Cands::from_board(g, board);
+    scratch.sink.reset_best();
+    scratch.sink.first = true;
+    scratch.sink.chains_only = true;
+    // A bound no chain reaches: any hint rated `max` or less sorts before it.
+    let mut bound = Hint::new(Technique::ForcingChain, max, u32::MAX / 4, u8::MAX);
+    bound.generation = u64::MAX;
+    scratch.sink.best = Some(bound);
+    let ok = cycles::search(
+        g,
+        &src,
+        &mut scratch.eng.cyc,
+        &mut scratch.sink,
+        None,
+        None,
+        budget,
+    );
+    let found = scratch.sink.best.filter(|h| ok && h.generation != u64::MAX);
+    scratch.sink.reset_best();
+    found.is_some_and(|h| {
+        write_step(&h, step);
+        true
+    })
+}
+
+/// Writes hint `h` as `step`.
+fn write_step<S: Size>(h: &Hint<S>, step: &mut Step<S>) {
+    step.reset(h.technique);
+    step.difficulty = h.difficulty;
+    step.eliminations = h.removals;
+    step.placement = h.placement;
+    step.cells = h.cells;
+    step.digits = h.digits;
+    step.size = h.complexity.min(u32::from(u16::MAX)) as u16;
+}
+
 /// [`find`], with the forcing chain levels (Nishio and above) cut into [`PARTS`] ranges of
 /// cells run by `spread`, when given: the same step, the same work charged, whatever
 /// threads run the parts. Each part keeps its own best hint (a part prunes only by its own
@@ -689,13 +752,7 @@ pub fn find_spread<S: Size>(
     let Some(h) = scratch.sink.best else {
         return false;
     };
-    step.reset(h.technique);
-    step.difficulty = h.difficulty;
-    step.eliminations = h.removals;
-    step.placement = h.placement;
-    step.cells = h.cells;
-    step.digits = h.digits;
-    step.size = h.complexity.min(u32::from(u16::MAX)) as u16;
+    write_step(&h, step);
     true
 }
 
