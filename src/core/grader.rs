@@ -458,7 +458,7 @@ impl<S: Size> Default for Grader<S> {
 /// 7.2 most tries fail (a later step rates higher) and cost more than the successes
 /// spare; from 8.0 the tries rarely succeed (SE's later steps need multiple forcing
 /// chains or more) and their searches for long chains cost the most. On the random
-/// minimal puzzles rated 6.6-9.0 this spared about 7% of the grading time.
+/// minimal puzzles rated 6.6-9.0 this spared 8% of the time (`solve -j1`, 1.088x).
 const SHORTCUT_ER: std::ops::RangeInclusive<Tenths> = 72..=79;
 
 /// The producers a try to end a rating early uses besides singles and forcing chains (see
