@@ -475,6 +475,36 @@ const CLOSURE: [Producer; 9] = [
     Producer::XyzWing,
 ];
 
+/// The first hint of producer `p`, one of those that need only the board and the
+/// [`Scope`] to search (direct and plain locking, subsets, fish, wings), in `step`.
+/// False for every other producer.
+fn find_in_scope<S: Size>(
+    g: &Geometry<S>,
+    b: &Board<S>,
+    p: Producer,
+    sc: &Scope<S>,
+    s: &mut Step<S>,
+) -> bool {
+    match p {
+        Producer::DirectLocking => intersections::find_locked_candidates(g, b, true, sc, s),
+        Producer::DirectHiddenPair => subsets::find_hidden_subset(g, b, 2, true, sc, s),
+        Producer::DirectHiddenTriple => subsets::find_hidden_subset(g, b, 3, true, sc, s),
+        Producer::Locking => intersections::find_locked_candidates(g, b, false, sc, s),
+        Producer::NakedPair => subsets::find_naked_subset(g, b, 2, sc, s),
+        Producer::XWing => fish::find_fish(g, b, 2, sc, s),
+        Producer::HiddenPair => subsets::find_hidden_subset(g, b, 2, false, sc, s),
+        Producer::NakedTriple => subsets::find_naked_subset(g, b, 3, sc, s),
+        Producer::Swordfish => fish::find_fish(g, b, 3, sc, s),
+        Producer::HiddenTriple => subsets::find_hidden_subset(g, b, 3, false, sc, s),
+        Producer::XyWing => wings::find_xy_wing(g, b, false, sc, s),
+        Producer::XyzWing => wings::find_xy_wing(g, b, true, sc, s),
+        Producer::NakedQuad => subsets::find_naked_subset(g, b, 4, sc, s),
+        Producer::Jellyfish => fish::find_fish(g, b, 4, sc, s),
+        Producer::HiddenQuad => subsets::find_hidden_subset(g, b, 4, false, sc, s),
+        _ => false,
+    }
+}
+
 /// The values of a classic [`Grid`], one byte per cell (0 for empty).
 fn grid_values(grid: &Grid) -> [u8; 81] {
     std::array::from_fn(|i| grid.value(Cell::new(i as u8)))
@@ -662,31 +692,17 @@ impl<S: Size> Grader<S> {
         let sc = &scope;
         let found = match p {
             Producer::HiddenSingle => singles::find_hidden_single(g, b, s),
-            Producer::DirectLocking => intersections::find_locked_candidates(g, b, true, sc, s),
-            Producer::DirectHiddenPair => subsets::find_hidden_subset(g, b, 2, true, sc, s),
             Producer::NakedSingle => singles::find_naked_single(b, s),
-            Producer::DirectHiddenTriple => subsets::find_hidden_subset(g, b, 3, true, sc, s),
-            Producer::Locking => intersections::find_locked_candidates(g, b, false, sc, s),
-            Producer::NakedPair => subsets::find_naked_subset(g, b, 2, sc, s),
-            Producer::XWing => fish::find_fish(g, b, 2, sc, s),
-            Producer::HiddenPair => subsets::find_hidden_subset(g, b, 2, false, sc, s),
-            Producer::NakedTriple => subsets::find_naked_subset(g, b, 3, sc, s),
-            Producer::Swordfish => fish::find_fish(g, b, 3, sc, s),
-            Producer::HiddenTriple => subsets::find_hidden_subset(g, b, 3, false, sc, s),
-            Producer::XyWing => wings::find_xy_wing(g, b, false, sc, s),
-            Producer::XyzWing => wings::find_xy_wing(g, b, true, sc, s),
             Producer::UniqueLoops => {
                 uniqueness::find_unique_loop(g, b, &mut self.scratch.loops, budget, s)
             }
-            Producer::NakedQuad => subsets::find_naked_subset(g, b, 4, sc, s),
-            Producer::Jellyfish => fish::find_fish(g, b, 4, sc, s),
-            Producer::HiddenQuad => subsets::find_hidden_subset(g, b, 4, false, sc, s),
             Producer::Bug => bug::find_bug(g, b, s),
             Producer::AlignedPair => aligned_exclusion::find_aligned_pair(g, b, sc, budget, s),
             Producer::AlignedTriple => aligned_exclusion::find_aligned_triple(g, b, sc, budget, s),
             Producer::Chains(level) => {
                 chains::find_spread(g, b, level, &mut self.chains, budget, s, self.spread)
             }
+            _ => find_in_scope(g, b, p, sc, s),
         };
         // Aligned exclusions skip cells next to a naked single, which the grader never
         // leaves when it asks them; a board with one is not remembered, to stay exact.
@@ -880,27 +896,9 @@ impl<S: Size> Grader<S> {
                         }
                         let since = &mut self.closure_scratch.since[p.index()];
                         let scope = since.scope(g, &board);
-                        let (b, sc, s) = (&board, &scope, &mut step);
-                        let found = match p {
-                            Producer::Locking => {
-                                intersections::find_locked_candidates(g, b, false, sc, s)
-                            }
-                            Producer::NakedPair => subsets::find_naked_subset(g, b, 2, sc, s),
-                            Producer::XWing => fish::find_fish(g, b, 2, sc, s),
-                            Producer::HiddenPair => {
-                                subsets::find_hidden_subset(g, b, 2, false, sc, s)
-                            }
-                            Producer::NakedTriple => subsets::find_naked_subset(g, b, 3, sc, s),
-                            Producer::Swordfish => fish::find_fish(g, b, 3, sc, s),
-                            Producer::HiddenTriple => {
-                                subsets::find_hidden_subset(g, b, 3, false, sc, s)
-                            }
-                            Producer::XyWing => wings::find_xy_wing(g, b, false, sc, s),
-                            Producer::XyzWing => wings::find_xy_wing(g, b, true, sc, s),
-                            _ => false,
-                        };
+                        let found = find_in_scope(g, &board, p, &scope, &mut step);
                         if !found {
-                            since.record(b);
+                            since.record(&board);
                         }
                         found
                     })
