@@ -983,8 +983,8 @@ pub(crate) fn search<S: Size>(
                 // A cycle that removes nothing is never offered: a start whose cycles
                 // all remove nothing, with no chain, is recorded as finding nothing.
                 let mut found = t_on != NONE;
-                let cycles = if sink.chains_only { 0 } else { sc.found.len() };
-                for k in 0..cycles {
+                // (Chains only: the search closed no cycle, its length being 0.)
+                for k in 0..sc.found.len() {
                     let (e, cause) = sc.found[k];
                     found |= offer_cycle(
                         g,
