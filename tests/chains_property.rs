@@ -90,3 +90,106 @@ fn no_chaining_step_contradicts_the_solution() {
         "{removed} removals, {placed} placements"
     );
 }
+
+/// The first multiple forcing chain rated `max` or less (what a try to end a rating early
+/// takes: cell forcing chains, and region forcing chains of a digit with two places in the
+/// house) against the level's easiest hint, on every state where the grader took a
+/// chaining step while rating the repo's chain-rated samples, at three bounds. What it
+/// finds rates `max` or less and no less than the level's easiest, is a cell or region
+/// forcing chain that changes the board and keeps the solution; when the easiest is a
+/// cell forcing chain rated `max` or less, it finds one; and taking the outcomes of the
+/// runs from the searches before (its own, or the level's on the same board) finds the
+/// very hint a fresh search finds.
+#[test]
+fn the_first_multiple_chain_within_a_bound_is_one_the_level_has() {
+    let mut grader = Grader::new();
+    let mut solver = Solver::new();
+    let mut kept = ChainScratch::new();
+    let mut steps: Vec<Step> = Vec::new();
+    let (mut states, mut found, mut none) = (0usize, 0usize, 0usize);
+    let (mut cells, mut regions) = (0usize, 0usize);
+    for p in puzzles("data/rated_exchange_60.tsv") {
+        let out = solver.solve(&p, 2);
+        if out.count != 1 {
+            continue;
+        }
+        let sol = out.solution;
+        grader.explain(&p, None, BUDGET, &mut steps);
+        let geo = geometry::classic();
+        let mut b = Board::from_grid(geo, &p);
+        kept.forget();
+        for (i, s) in steps.iter().enumerate() {
+            if is_chain(s.technique) {
+                states += 1;
+                // Every other state, the level's own search first, sharing the scratch:
+                // the bounded search may then take its outcomes.
+                let mut easiest = Step::default();
+                let mut budget = Budget::new(1 << 40);
+                let mut fresh = ChainScratch::new();
+                let scratch = if i % 2 == 0 { &mut kept } else { &mut fresh };
+                let level_found = chains::find(
+                    geo,
+                    &b,
+                    ChainLevel::Multiple,
+                    scratch,
+                    &mut budget,
+                    &mut easiest,
+                );
+                for max in [80, 83, 86] {
+                    let mut step = Step::default();
+                    let mut budget = Budget::new(1 << 40);
+                    let got = chains::find_multiple_within(
+                        geo,
+                        &b,
+                        max,
+                        &mut kept,
+                        &mut budget,
+                        &mut step,
+                    );
+                    let mut again = Step::default();
+                    let mut budget = Budget::new(1 << 40);
+                    let fresh = chains::find_multiple_within(
+                        geo,
+                        &b,
+                        max,
+                        &mut ChainScratch::new(),
+                        &mut budget,
+                        &mut again,
+                    );
+                    let what = format!("{p}: step {i}: max {max}: {}", step.display(geo));
+                    assert_eq!((got, step), (fresh, again), "{what}");
+                    let cell_within = level_found
+                        && easiest.difficulty <= max
+                        && easiest.technique == Technique::CellForcingChain;
+                    if !got {
+                        assert!(!cell_within, "{what}");
+                        none += 1;
+                        continue;
+                    }
+                    found += 1;
+                    assert!(level_found && easiest.difficulty <= max, "{what}");
+                    assert!(step.difficulty <= max, "{what}");
+                    assert!(step.difficulty >= easiest.difficulty, "{what}");
+                    match step.technique {
+                        Technique::CellForcingChain => cells += 1,
+                        Technique::RegionForcingChain => regions += 1,
+                        t => panic!("{what}: {t:?}"),
+                    }
+                    assert!(b.changed_by(&step), "{what}");
+                    for (c, d) in step.eliminated() {
+                        assert_ne!(sol.digit(c), Some(d), "{what}");
+                    }
+                    if let Some((c, d)) = step.placement {
+                        assert_eq!(sol.digit(c), Some(d), "{what}");
+                    }
+                }
+            }
+            b.apply(geo, s);
+        }
+    }
+    assert!(states > 200, "{states} states");
+    assert!(
+        found > 200 && none > 100 && cells > 50 && regions > 50,
+        "{found} found ({cells} cell, {regions} region chains), {none} none"
+    );
+}

@@ -26,7 +26,10 @@
 //! fish, wings, and forcing chains of the first chaining level rated no higher than ER),
 //! in any order, means every later step of SE's path rates no higher either (the private
 //! `Grader::closes_within` says why). The rating then ends there, the same as if it had
-//! followed the path to the end.
+//! followed the path to the end. After a step that raises ER to 8.0-9.0, the same try,
+//! with multiple forcing chains rated no higher than ER besides, is made once the board
+//! has so few candidates that no later hint of the first chaining level or of Nishio can
+//! rate above ER.
 //!
 //! # Budget
 //!
@@ -456,10 +459,17 @@ impl<S: Size> Default for Grader<S> {
 /// The ERs (tenths) at which a rating tries to show that the rest of its path rates no
 /// higher ([`Grader::closes_within`]), right after a step raised ER to one of them. Below
 /// 7.2 most tries fail (a later step rates higher) and cost more than the successes
-/// spare; from 8.0 the tries rarely succeed (SE's later steps need multiple forcing
-/// chains or more) and their searches for long chains cost the most. On the random
-/// minimal puzzles rated 6.6-9.0 this spared 8% of the time (`solve -j1`, 1.088x).
+/// spare; from 8.0 the tries rarely succeed without multiple forcing chains, which they
+/// take from [`MULTIPLE_ER`]. On the random minimal puzzles rated 6.6-9.0 this spared 8%
+/// of the time (`solve -j1`, 1.088x).
 const SHORTCUT_ER: std::ops::RangeInclusive<Tenths> = 72..=79;
+
+/// The ERs (tenths) at which a try also takes multiple forcing chains
+/// ([`Grader::closes_within`]): once per step raising ER to one of them, at the first
+/// board from there where no later first-level or Nishio hint can rate above ER
+/// ([`later_bounded`]). Above 9.0 SE's later steps mostly need dynamic forcing chains or
+/// more, which the try does not take.
+const MULTIPLE_ER: std::ops::RangeInclusive<Tenths> = 80..=90;
 
 /// The producers a try to end a rating early uses besides singles and forcing chains (see
 /// [`Grader::closes_within`]), the cheaper first.
@@ -754,6 +764,8 @@ impl<S: Size> Grader<S> {
         let mut steps = 0u32;
         let mut profile = Profile::default();
         let mut floor: Tenths = 0;
+        // A step raised ER within [`MULTIPLE_ER`] and no try followed yet.
+        let mut multiple_due = false;
         let outcome = loop {
             if self.board.is_solved() {
                 break Outcome::Complete;
@@ -806,16 +818,29 @@ impl<S: Size> Grader<S> {
             // Tried when a step raised ER within the ratings where it pays (EP and ED are
             // known once a digit was placed), only with the solution to check against, and
             // with a budget no smaller than the default: a smaller one may run out later on
-            // the path, and the rating must then be the same lower bound.
-            if self.shortcut
+            // the path, and the rating must then be the same lower bound. Within
+            // [`MULTIPLE_ER`], tried with multiple forcing chains too, once per raise, at
+            // the first board from there on where no later first-level or Nishio hint can
+            // rate above ER ([`later_bounded`]).
+            if raised {
+                multiple_due = MULTIPLE_ER.contains(&cur);
+            }
+            let try_with = if raised && SHORTCUT_ER.contains(&cur) {
+                Some(false)
+            } else if multiple_due && later_bounded(&self.board, cur) {
+                multiple_due = false;
+                Some(true)
+            } else {
+                None
+            };
+            if let Some(multiple) = try_with
+                && self.shortcut
                 && check
                 && limit >= DEFAULT_BUDGET
-                && raised
                 && ep.is_some()
-                && SHORTCUT_ER.contains(&cur)
                 && self.er_cap >= ChainLevel::Cycles.base_rating()
                 && !self.board.is_solved()
-                && self.closes_within(g, cur, limit)
+                && self.closes_within(g, cur, limit, multiple)
             {
                 break Outcome::Complete;
             }
@@ -863,10 +888,32 @@ impl<S: Size> Grader<S> {
     /// next, the uniqueness techniques need candidates to stay, and aligned exclusion's
     /// excluders may become chains rated above `max`.
     ///
+    /// With `multiple` (only once [`later_bounded`] holds for `max`), it also takes the
+    /// first cell forcing chain, or region forcing chain of a digit with two places in
+    /// the house, rated `max` or less that the multiple forcing chains' search meets
+    /// ([`chains::find_multiple_within`]). Such a hint is static chains from each
+    /// candidate of a cell (of three or more) or from both places, all reaching one
+    /// potential. On a later board, a chain whose candidates all remain keeps its links,
+    /// so SE's search from its start reaches the target no later; a chain with a
+    /// candidate gone either leaves a single to place (a cell or house with one candidate
+    /// or place), or the target decided, or, undone step by step back to its start, its
+    /// start removed: that branch is gone. So the cell gives the hint again, rated no
+    /// higher, unless a single applies or it is left with two candidates (cells of two
+    /// are not searched at that level). A cell of two, or a house's two places, make a
+    /// strong link, and the static links hold both ways: then the target's candidate has
+    /// a forcing chain of the first level from itself to its opposite through them. (A
+    /// region of three places or more would not do: SE searches it only from its first
+    /// place's cell, and only if that cell has three candidates or more, which a later
+    /// board may not keep.) And [`later_bounded`] says that any hint of the first level
+    /// or of Nishio, the producers SE asks between the first level and multiple forcing
+    /// chains besides aligned triple exclusion (7.5), rates `max` or less on every later
+    /// board. So SE's first producer with a hint comes no later than multiple forcing
+    /// chains, and its easiest hint rates `max` or less.
+    ///
     /// A try that gets stuck keeps its board: what it deduced holds on every later board
     /// too, so the next try (after ER rose again) starts from there. Its searches charge
     /// a budget of their own, `limit` units (running out is getting stuck).
-    fn closes_within(&mut self, g: &Geometry<S>, max: Tenths, limit: u64) -> bool {
+    fn closes_within(&mut self, g: &Geometry<S>, max: Tenths, limit: u64, multiple: bool) -> bool {
         let mut board = self.board;
         if let Some(stuck) = &self.closure {
             for d in Digit::all() {
@@ -909,7 +956,16 @@ impl<S: Size> Grader<S> {
                         &mut self.chains,
                         &mut budget,
                         &mut step,
-                    ));
+                    )
+                    || (multiple
+                        && chains::find_multiple_within(
+                            g,
+                            &board,
+                            max,
+                            &mut self.chains,
+                            &mut budget,
+                            &mut step,
+                        )));
             if !found || !board.changed_by(&step) || !self.consistent(&step) {
                 self.closure = Some(board);
                 return false;
@@ -929,6 +985,26 @@ impl<S: Size> Grader<S> {
             None => true,
         }
     }
+}
+
+/// True when no hint of the first chaining level or of Nishio, on `board` or on any board
+/// with fewer candidates, can rate above `max`. A chain's potentials are distinct, a
+/// candidate "on" or "off": the first level's chains and cycles (7.0 at most, plus the
+/// length bonus of the complexity less 2) have at most twice as many as the board has
+/// candidates. Nishio's runs follow one digit and meet their contradiction at the first
+/// potential whose opposite they hold, so each of its two chains holds each candidate of
+/// the digit at most once, plus that potential (7.5 plus the bonus).
+fn later_bounded<S: Size>(board: &Board<S>, max: Tenths) -> bool {
+    use super::logic::length_bonus;
+    let (mut n, mut m) = (0, 0);
+    for d in Digit::all() {
+        let k = board.plane(d).len();
+        n += k;
+        m = m.max(k);
+    }
+    let first = 70 + length_bonus(2 * n);
+    let nishio = ChainLevel::Nishio.base_rating() + length_bonus(2 * m + 2);
+    first <= max && nishio <= max
 }
 
 /// True when two givens of the same digit share a house of `g` (or a value is above 9).
@@ -1080,6 +1156,41 @@ mod tests {
         }
         assert_eq!(n, 266);
         assert!(stopped >= 10, "{stopped} ratings stopped early");
+        // Puzzles rated 8.0-9.0, where the tries also take multiple forcing chains: the
+        // same ratings, and most of those stop early (a step raising ER to 8.0 or more
+        // follows every try without them). The last two were rated lower when the tries
+        // took region forcing chains of three places or more: SE searches a region only
+        // from its first place's cell, and only from cells of three candidates or more,
+        // so a later board may hide it (line 39,553 of the random minimal puzzles, and
+        // line 346 of top1465).
+        let er8 = std::fs::read_to_string("data/random_minimal_er8_40.txt").unwrap();
+        let hidden_regions = [
+            "..5.8...1.1..4.9..6..5..2..4.3....5........9...26..7.......74.......2...7..963...",
+            "8......21..1..95.6.....53...7.4...6.....7...9..2.9....3.86.....1.5.............42",
+        ];
+        let (mut n, mut stopped) = (0, 0);
+        for line in er8.lines().chain(hidden_regions) {
+            let p: Grid = line[..81].parse().unwrap();
+            let sol = solve(&p);
+            let (mut a, mut b) = (Rating::default(), Rating::default());
+            full.rate(&p, Some(&sol), u64::MAX, &mut a);
+            short.rate(&p, Some(&sol), u64::MAX, &mut b);
+            assert_eq!(
+                (a.er, a.ep, a.ed, a.hardest),
+                (b.er, b.ep, b.ed, b.hardest),
+                "{line}"
+            );
+            assert_eq!((a.complete, a.outcome), (b.complete, b.outcome), "{line}");
+            assert!((80..=90).contains(&a.er), "{line}");
+            assert!(b.steps <= a.steps, "{line}");
+            stopped += usize::from(b.steps < a.steps);
+            n += 1;
+        }
+        assert_eq!(n, 42);
+        assert!(
+            stopped >= 15,
+            "{stopped} of the ratings from 8.0 stopped early"
+        );
         // `explain` follows every step even with the shortcut on.
         let p: Grid = exchange.lines().next().unwrap()[..81].parse().unwrap();
         let sol = solve(&p);

@@ -989,6 +989,10 @@ pub(crate) fn search<S: Size>(
     let mut held_values = [u16::MAX; OFF_RUN];
     let mut held_regions = [u16::MAX; RUNS - OFF_RUN - 1];
     for c in cells {
+        // Wanting the first hint: the one kept ends the search.
+        if sink.done() {
+            return true;
+        }
         let cs = src.cells[c];
         let card = cs.len();
         if !(card > 2 || (card > 1 && spec.dynamic)) {
@@ -1400,6 +1404,9 @@ fn regions<S: Size>(
         let pos: S::Set = src.planes[d] & h;
         let n = pos.len();
         if !(n == 2 || (spec.multiple && n > 2)) || pos.first() != Some(me) {
+            continue;
+        }
+        if n > 2 && sink.regions_of_two {
             continue;
         }
         if sink.limit(spec.base, 6) < n {

@@ -214,6 +214,9 @@ pub(crate) struct Sink<S: Size> {
     first: bool,
     /// Only forcing chains are offered, no cycles ([`find_forcing_chain_within`]).
     pub(crate) chains_only: bool,
+    /// Region forcing chains only for a digit with two places in the house
+    /// ([`find_multiple_within`]).
+    pub(crate) regions_of_two: bool,
     /// Tests: make every hint, also those [`Sink::first_for`] would spare.
     #[cfg(test)]
     pub(crate) make_all: bool,
@@ -234,6 +237,7 @@ impl<S: Size> Sink<S> {
             collected: 0,
             first: false,
             chains_only: false,
+            regions_of_two: false,
             #[cfg(test)]
             make_all: false,
         }
@@ -243,6 +247,7 @@ impl<S: Size> Sink<S> {
     fn reset_best(&mut self) {
         self.first = false;
         self.chains_only = false;
+        self.regions_of_two = false;
         self.collect = false;
         self.ctx = None;
         self.best = None;
@@ -261,6 +266,7 @@ impl<S: Size> Sink<S> {
         }
         self.first = false;
         self.chains_only = false;
+        self.regions_of_two = false;
         self.collect = true;
         self.ctx = Some(*ctx);
         self.best = None;
@@ -528,6 +534,9 @@ pub struct ChainScratch<S: Size = S81> {
     /// and their boards.
     earlier: [forcing::OutcomeCache<S>; 2],
     earlier_board: [Option<[S::Set; 9]>; 2],
+    /// The outcomes of the last search of [`find_multiple_within`], and its board.
+    within: forcing::OutcomeCache<S>,
+    within_board: Option<[S::Set; 9]>,
 }
 
 impl<S: Size> Clone for ChainScratch<S> {
@@ -543,6 +552,8 @@ impl<S: Size> Clone for ChainScratch<S> {
             nishio_memo: self.nishio_memo,
             earlier: self.earlier.clone(),
             earlier_board: self.earlier_board,
+            within: self.within.clone(),
+            within_board: self.within_board,
         }
     }
 }
@@ -563,6 +574,7 @@ impl<S: Size> ChainScratch<S> {
         self.y_memo.forget();
         self.nishio_memo.forget();
         self.earlier_board = [None; 2];
+        self.within_board = None;
         for p in &self.parts {
             p.lock()
                 .unwrap_or_else(|e| e.into_inner())
@@ -584,6 +596,8 @@ impl<S: Size> ChainScratch<S> {
             nishio_memo: plane_memo::PlaneMemo::default(),
             earlier: [forcing::OutcomeCache::new(), forcing::OutcomeCache::new()],
             earlier_board: [None; 2],
+            within: forcing::OutcomeCache::new(),
+            within_board: None,
         }
     }
 }
@@ -639,6 +653,73 @@ pub fn find_forcing_chain_within<S: Size>(
     );
     let found = scratch.sink.best.filter(|h| ok && h.generation != u64::MAX);
     scratch.sink.reset_best();
+    found.is_some_and(|h| {
+        write_step(&h, step);
+        true
+    })
+}
+
+/// The first multiple forcing chain (SE `Chaining(true, false, false, 0)`) rated `max` or
+/// less that the level's search meets on `board`, in `step`: a cell forcing chain, or a
+/// region forcing chain of a digit with two places in the house (see the grader's try to
+/// end a rating early, which takes these: a later board keeps them, where SE searches a
+/// region of more places only from its first place's cell, and only when that cell has
+/// three candidates or more). False when there is none or the budget ran out. The search
+/// takes the outcomes of the runs that read nothing changed from its own last search, or
+/// from the grader's last search of that level, when `board` came from theirs; its
+/// outcomes are kept apart from the grader's, whose next search reads them.
+pub fn find_multiple_within<S: Size>(
+    g: &Geometry<S>,
+    board: &Board<S>,
+    max: Tenths,
+    scratch: &mut ChainScratch<S>,
+    budget: &mut Budget,
+    step: &mut Step<S>,
+) -> bool {
+    let Some(spec) = forcing::Spec::of(ChainLevel::Multiple) else {
+        return false;
+    };
+    let src = Cands::from_board(g, board);
+    let ChainScratch {
+        eng,
+        sink,
+        earlier,
+        earlier_board,
+        within,
+        within_board,
+        ..
+    } = scratch;
+    sink.reset_best();
+    sink.first = true;
+    sink.regions_of_two = true;
+    // A bound no hint reaches: any hint rated `max` or less sorts before it.
+    let mut bound = Hint::new(Technique::CellForcingChain, max, u32::MAX / 4, u8::MAX);
+    bound.generation = u64::MAX;
+    sink.best = Some(bound);
+    let from = [(&*within, *within_board), (&earlier[0], earlier_board[0])]
+        .into_iter()
+        .find_map(|(cache, b)| {
+            let b = b?;
+            board_reach::came_from(&src, &b).then_some((cache, b))
+        });
+    let before = from.map(|(cache, b)| forcing::Earlier::static_runs(g, cache, &b, &src, true));
+    let ok = forcing::search(
+        g,
+        &src,
+        0..S::CELLS,
+        spec,
+        eng,
+        None,
+        None,
+        before.as_ref(),
+        None,
+        sink,
+        budget,
+    );
+    std::mem::swap(&mut eng.cache, within);
+    *within_board = ok.then_some(src.planes);
+    let found = sink.best.filter(|h| ok && h.generation != u64::MAX);
+    sink.reset_best();
     found.is_some_and(|h| {
         write_step(&h, step);
         true
