@@ -35,54 +35,64 @@ fn is_chain(t: Technique) -> bool {
     t >= Technique::XCycle && t != Technique::AlignedTripleExclusion
 }
 
-#[test]
-fn no_chaining_step_contradicts_the_solution() {
+/// Calls `f(file, puzzle, solution, i, board, step)` on every state of the grader's path
+/// (`board`, before its step `i`, `step`) where it took a chaining step, on the puzzles of
+/// `files` that have one solution.
+fn each_chain_state(files: &[&str], mut f: impl FnMut(&str, &Grid, &Grid, usize, &Board, &Step)) {
     let mut grader = Grader::new();
     let mut solver = Solver::new();
-    let mut scratch = ChainScratch::new();
     let mut steps: Vec<Step> = Vec::new();
-    let (mut states, mut checked, mut removed, mut placed) = (0usize, 0usize, 0usize, 0usize);
-    for file in ["data/rated_exchange_60.tsv", "data/random_minimal_200.txt"] {
+    let geo = geometry::classic();
+    for file in files {
         for p in puzzles(file) {
             let out = solver.solve(&p, 2);
             if out.count != 1 {
                 continue;
             }
-            let sol = out.solution;
             grader.explain(&p, None, BUDGET, &mut steps);
-            let geo = geometry::classic();
             let mut b = Board::from_grid(geo, &p);
-            for s in &steps {
+            for (i, s) in steps.iter().enumerate() {
                 if is_chain(s.technique) {
-                    states += 1;
-                    for level in LEVELS {
-                        let mut step = Step::default();
-                        let mut budget = Budget::new(1 << 40);
-                        if !chains::find(geo, &b, level, &mut scratch, &mut budget, &mut step) {
-                            continue;
-                        }
-                        checked += 1;
-                        let what = format!("{file}: {p}: {level:?}: {}", step.display(geo));
-                        assert!(b.changed_by(&step), "{what}");
-                        assert!(step.difficulty >= level.base_rating(), "{what}");
-                        for (c, d) in step.eliminated() {
-                            assert_ne!(sol.digit(c), Some(d), "{what}");
-                            removed += 1;
-                        }
-                        if let Some((c, d)) = step.placement {
-                            assert_eq!(sol.digit(c), Some(d), "{what}");
-                            placed += 1;
-                        }
-                        // The grader's own step is the one its level finds.
-                        if step.technique == s.technique {
-                            assert_eq!(step, *s, "{what}");
-                        }
-                    }
+                    f(file, &p, &out.solution, i, &b, s);
                 }
                 b.apply(geo, s);
             }
         }
     }
+}
+
+#[test]
+fn no_chaining_step_contradicts_the_solution() {
+    let mut scratch = ChainScratch::new();
+    let (mut states, mut checked, mut removed, mut placed) = (0usize, 0usize, 0usize, 0usize);
+    let geo = geometry::classic();
+    let files = ["data/rated_exchange_60.tsv", "data/random_minimal_200.txt"];
+    each_chain_state(&files, |file, p, sol, _, b, s| {
+        states += 1;
+        for level in LEVELS {
+            let mut step = Step::default();
+            let mut budget = Budget::new(1 << 40);
+            if !chains::find(geo, b, level, &mut scratch, &mut budget, &mut step) {
+                continue;
+            }
+            checked += 1;
+            let what = format!("{file}: {p}: {level:?}: {}", step.display(geo));
+            assert!(b.changed_by(&step), "{what}");
+            assert!(step.difficulty >= level.base_rating(), "{what}");
+            for (c, d) in step.eliminated() {
+                assert_ne!(sol.digit(c), Some(d), "{what}");
+                removed += 1;
+            }
+            if let Some((c, d)) = step.placement {
+                assert_eq!(sol.digit(c), Some(d), "{what}");
+                placed += 1;
+            }
+            // The grader's own step is the one its level finds.
+            if step.technique == s.technique {
+                assert_eq!(step, *s, "{what}");
+            }
+        }
+    });
     assert!(states > 500, "{states} states");
     assert!(checked > 2_000, "{checked} steps checked");
     assert!(
@@ -102,91 +112,74 @@ fn no_chaining_step_contradicts_the_solution() {
 /// very hint a fresh search finds.
 #[test]
 fn the_first_multiple_chain_within_a_bound_is_one_the_level_has() {
-    let mut grader = Grader::new();
-    let mut solver = Solver::new();
     let mut kept = ChainScratch::new();
-    let mut steps: Vec<Step> = Vec::new();
+    let mut last: Option<Grid> = None;
     let (mut states, mut found, mut none) = (0usize, 0usize, 0usize);
     let (mut cells, mut regions) = (0usize, 0usize);
-    for p in puzzles("data/rated_exchange_60.tsv") {
-        let out = solver.solve(&p, 2);
-        if out.count != 1 {
-            continue;
+    let geo = geometry::classic();
+    each_chain_state(&["data/rated_exchange_60.tsv"], |_, p, sol, i, b, _| {
+        // The searches of one puzzle's path share a scratch, as the grader's do.
+        if last != Some(*p) {
+            kept.forget();
+            last = Some(*p);
         }
-        let sol = out.solution;
-        grader.explain(&p, None, BUDGET, &mut steps);
-        let geo = geometry::classic();
-        let mut b = Board::from_grid(geo, &p);
-        kept.forget();
-        for (i, s) in steps.iter().enumerate() {
-            if is_chain(s.technique) {
-                states += 1;
-                // Every other state, the level's own search first, sharing the scratch:
-                // the bounded search may then take its outcomes.
-                let mut easiest = Step::default();
-                let mut budget = Budget::new(1 << 40);
-                let mut fresh = ChainScratch::new();
-                let scratch = if i % 2 == 0 { &mut kept } else { &mut fresh };
-                let level_found = chains::find(
-                    geo,
-                    &b,
-                    ChainLevel::Multiple,
-                    scratch,
-                    &mut budget,
-                    &mut easiest,
-                );
-                for max in [80, 83, 86] {
-                    let mut step = Step::default();
-                    let mut budget = Budget::new(1 << 40);
-                    let got = chains::find_multiple_within(
-                        geo,
-                        &b,
-                        max,
-                        &mut kept,
-                        &mut budget,
-                        &mut step,
-                    );
-                    let mut again = Step::default();
-                    let mut budget = Budget::new(1 << 40);
-                    let fresh = chains::find_multiple_within(
-                        geo,
-                        &b,
-                        max,
-                        &mut ChainScratch::new(),
-                        &mut budget,
-                        &mut again,
-                    );
-                    let what = format!("{p}: step {i}: max {max}: {}", step.display(geo));
-                    assert_eq!((got, step), (fresh, again), "{what}");
-                    let cell_within = level_found
-                        && easiest.difficulty <= max
-                        && easiest.technique == Technique::CellForcingChain;
-                    if !got {
-                        assert!(!cell_within, "{what}");
-                        none += 1;
-                        continue;
-                    }
-                    found += 1;
-                    assert!(level_found && easiest.difficulty <= max, "{what}");
-                    assert!(step.difficulty <= max, "{what}");
-                    assert!(step.difficulty >= easiest.difficulty, "{what}");
-                    match step.technique {
-                        Technique::CellForcingChain => cells += 1,
-                        Technique::RegionForcingChain => regions += 1,
-                        t => panic!("{what}: {t:?}"),
-                    }
-                    assert!(b.changed_by(&step), "{what}");
-                    for (c, d) in step.eliminated() {
-                        assert_ne!(sol.digit(c), Some(d), "{what}");
-                    }
-                    if let Some((c, d)) = step.placement {
-                        assert_eq!(sol.digit(c), Some(d), "{what}");
-                    }
-                }
+        states += 1;
+        // Every other state, the level's own search first, sharing the scratch: the
+        // bounded search may then take its outcomes.
+        let mut easiest = Step::default();
+        let mut budget = Budget::new(1 << 40);
+        let mut fresh = ChainScratch::new();
+        let scratch = if i % 2 == 0 { &mut kept } else { &mut fresh };
+        let level_found = chains::find(
+            geo,
+            b,
+            ChainLevel::Multiple,
+            scratch,
+            &mut budget,
+            &mut easiest,
+        );
+        for max in [80, 83, 86] {
+            let mut step = Step::default();
+            let mut budget = Budget::new(1 << 40);
+            let got = chains::find_multiple_within(geo, b, max, &mut kept, &mut budget, &mut step);
+            let mut again = Step::default();
+            let mut budget = Budget::new(1 << 40);
+            let fresh = chains::find_multiple_within(
+                geo,
+                b,
+                max,
+                &mut ChainScratch::new(),
+                &mut budget,
+                &mut again,
+            );
+            let what = format!("{p}: step {i}: max {max}: {}", step.display(geo));
+            assert_eq!((got, step), (fresh, again), "{what}");
+            let cell_within = level_found
+                && easiest.difficulty <= max
+                && easiest.technique == Technique::CellForcingChain;
+            if !got {
+                assert!(!cell_within, "{what}");
+                none += 1;
+                continue;
             }
-            b.apply(geo, s);
+            found += 1;
+            assert!(level_found && easiest.difficulty <= max, "{what}");
+            assert!(step.difficulty <= max, "{what}");
+            assert!(step.difficulty >= easiest.difficulty, "{what}");
+            match step.technique {
+                Technique::CellForcingChain => cells += 1,
+                Technique::RegionForcingChain => regions += 1,
+                t => panic!("{what}: {t:?}"),
+            }
+            assert!(b.changed_by(&step), "{what}");
+            for (c, d) in step.eliminated() {
+                assert_ne!(sol.digit(c), Some(d), "{what}");
+            }
+            if let Some((c, d)) = step.placement {
+                assert_eq!(sol.digit(c), Some(d), "{what}");
+            }
         }
-    }
+    });
     assert!(states > 200, "{states} states");
     assert!(
         found > 200 && none > 100 && cells > 50 && regions > 50,

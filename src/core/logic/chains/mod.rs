@@ -257,6 +257,29 @@ impl<S: Size> Sink<S> {
         self.traces.clear();
     }
 
+    /// Keep-the-best mode, stopping at the first hint rated `max` or less (of
+    /// `technique`'s kind): the best kept is a bound no hint reaches, which any such hint
+    /// sorts before ([`Sink::take_first`]).
+    fn seek_first(&mut self, technique: Technique, max: Tenths) {
+        self.reset_best();
+        self.first = true;
+        let mut bound = Hint::new(technique, max, u32::MAX / 4, u8::MAX);
+        bound.generation = u64::MAX;
+        self.best = Some(bound);
+    }
+
+    /// After a search begun with [`Sink::seek_first`] (`ok`: it ran to its end or to its
+    /// first hint, within the budget): writes the hint it found to `step`, if any, and
+    /// leaves keep-the-best mode.
+    fn take_first(&mut self, ok: bool, step: &mut Step<S>) -> bool {
+        let found = self.best.filter(|h| ok && h.generation != u64::MAX);
+        self.reset_best();
+        found.is_some_and(|h| {
+            write_step(&h, step);
+            true
+        })
+    }
+
     /// Collect-all mode, with `ctx` the outer chain's starting grid (for rule parents).
     pub(crate) fn reset_collect(&mut self, ctx: &Cands<S>) {
         self.collected = self.collected.wrapping_add(1);
@@ -635,13 +658,8 @@ pub fn find_forcing_chain_within<S: Size>(
     step: &mut Step<S>,
 ) -> bool {
     let src = Cands::from_board(g, board);
-    scratch.sink.reset_best();
-    scratch.sink.first = true;
+    scratch.sink.seek_first(Technique::ForcingChain, max);
     scratch.sink.chains_only = true;
-    // A bound no chain reaches: any hint rated `max` or less sorts before it.
-    let mut bound = Hint::new(Technique::ForcingChain, max, u32::MAX / 4, u8::MAX);
-    bound.generation = u64::MAX;
-    scratch.sink.best = Some(bound);
     let ok = cycles::search(
         g,
         &src,
@@ -651,12 +669,7 @@ pub fn find_forcing_chain_within<S: Size>(
         None,
         budget,
     );
-    let found = scratch.sink.best.filter(|h| ok && h.generation != u64::MAX);
-    scratch.sink.reset_best();
-    found.is_some_and(|h| {
-        write_step(&h, step);
-        true
-    })
+    scratch.sink.take_first(ok, step)
 }
 
 /// The first multiple forcing chain (SE `Chaining(true, false, false, 0)`) rated `max` or
@@ -689,13 +702,8 @@ pub fn find_multiple_within<S: Size>(
         within_board,
         ..
     } = scratch;
-    sink.reset_best();
-    sink.first = true;
+    sink.seek_first(Technique::CellForcingChain, max);
     sink.regions_of_two = true;
-    // A bound no hint reaches: any hint rated `max` or less sorts before it.
-    let mut bound = Hint::new(Technique::CellForcingChain, max, u32::MAX / 4, u8::MAX);
-    bound.generation = u64::MAX;
-    sink.best = Some(bound);
     let from = [(&*within, *within_board), (&earlier[0], earlier_board[0])]
         .into_iter()
         .find_map(|(cache, b)| {
@@ -718,12 +726,7 @@ pub fn find_multiple_within<S: Size>(
     );
     std::mem::swap(&mut eng.cache, within);
     *within_board = ok.then_some(src.planes);
-    let found = sink.best.filter(|h| ok && h.generation != u64::MAX);
-    sink.reset_best();
-    found.is_some_and(|h| {
-        write_step(&h, step);
-        true
-    })
+    sink.take_first(ok, step)
 }
 
 /// Writes hint `h` as `step`.
