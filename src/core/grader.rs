@@ -825,22 +825,24 @@ impl<S: Size> Grader<S> {
             if raised {
                 multiple_due = MULTIPLE_ER.contains(&cur);
             }
+            // The last chaining level the try takes: every producer it takes must be one
+            // the path may ask ([`Grader::set_er_cap`]).
             let try_with = if raised && SHORTCUT_ER.contains(&cur) {
-                Some(false)
+                Some(ChainLevel::Cycles)
             } else if multiple_due && later_bounded(&self.board, cur) {
                 multiple_due = false;
-                Some(true)
+                Some(ChainLevel::Multiple)
             } else {
                 None
             };
-            if let Some(multiple) = try_with
+            if let Some(level) = try_with
                 && self.shortcut
                 && check
                 && limit >= DEFAULT_BUDGET
                 && ep.is_some()
-                && self.er_cap >= ChainLevel::Cycles.base_rating()
+                && self.er_cap >= level.base_rating()
                 && !self.board.is_solved()
-                && self.closes_within(g, cur, limit, multiple)
+                && self.closes_within(g, cur, limit, level == ChainLevel::Multiple)
             {
                 break Outcome::Complete;
             }
