@@ -19,17 +19,10 @@
 //!
 //! # Stopping early
 //!
-//! Once ER cannot rise any more, the rest of the path changes none of the ratings. With
-//! [`Grader::set_shortcut`] (what `solve` does unless it writes a profile), a step that
-//! raises ER to 7.2-7.9 is followed by a try to show just that: the board solved by
-//! techniques that keep working as candidates go (singles, locked candidates, subsets,
-//! fish, wings, and forcing chains of the first chaining level rated no higher than ER),
-//! in any order, means every later step of SE's path rates no higher either (the private
-//! `Grader::closes_within` says why). The rating then ends there, the same as if it had
-//! followed the path to the end. After a step that raises ER to 8.0-9.0, the same try,
-//! with multiple forcing chains rated no higher than ER besides, is made once the board
-//! has so few candidates that no later hint of the first chaining level or of Nishio can
-//! rate above ER.
+//! Once ER cannot rise any more, the rest of the path changes none of the ratings: with
+//! [`Grader::set_shortcut`], a rating tries to show that after a step raising ER, and ends
+//! there when it can (the private module `early_stop` says how, and why every rating
+//! stays the same).
 //!
 //! # Budget
 //!
@@ -50,7 +43,7 @@ use std::fmt;
 use super::cancel::Cancel;
 use super::geometry::{self, Arr, CellBits, Geometry, S81, Size};
 use super::grid::Grid;
-use super::index::{Cell, Digit};
+use super::index::Cell;
 use super::logic::chains::{self, ChainLevel, ChainScratch, Spread};
 use super::logic::unchanged::Scope;
 use super::logic::{
@@ -58,6 +51,10 @@ use super::logic::{
     singles, subsets, uniqueness, wings,
 };
 use super::profile::Profile;
+
+mod early_stop;
+
+use early_stop::{MULTIPLE_ER, SHORTCUT_ER, later_bounded};
 
 /// Default work budget per 81-cell puzzle, in work units (about 50 ns each): about five
 /// seconds on one core. Every puzzle of the forum's hardest that we know of needs less: the
@@ -456,35 +453,6 @@ impl<S: Size> Default for Grader<S> {
     }
 }
 
-/// The ERs (tenths) at which a rating tries to show that the rest of its path rates no
-/// higher ([`Grader::closes_within`]), right after a step raised ER to one of them. Below
-/// 7.2 most tries fail (a later step rates higher) and cost more than the successes
-/// spare; from 8.0 the tries rarely succeed without multiple forcing chains, which they
-/// take from [`MULTIPLE_ER`]. On the random minimal puzzles rated 6.6-9.0 this spared 8%
-/// of the time (`solve -j1`, 1.088x).
-const SHORTCUT_ER: std::ops::RangeInclusive<Tenths> = 72..=79;
-
-/// The ERs (tenths) at which a try also takes multiple forcing chains
-/// ([`Grader::closes_within`]): once per step raising ER to one of them, at the first
-/// board from there where no later first-level or Nishio hint can rate above ER
-/// ([`later_bounded`]). Above 9.0 SE's later steps mostly need dynamic forcing chains or
-/// more, which the try does not take.
-const MULTIPLE_ER: std::ops::RangeInclusive<Tenths> = 80..=90;
-
-/// The producers a try to end a rating early uses besides singles and forcing chains (see
-/// [`Grader::closes_within`]), the cheaper first.
-const CLOSURE: [Producer; 9] = [
-    Producer::Locking,
-    Producer::NakedPair,
-    Producer::XWing,
-    Producer::HiddenPair,
-    Producer::NakedTriple,
-    Producer::Swordfish,
-    Producer::HiddenTriple,
-    Producer::XyWing,
-    Producer::XyzWing,
-];
-
 /// The first hint of producer `p`, one of those that need only the board and the
 /// [`Scope`] to search (direct and plain locking, subsets, fish, wings), in `step`.
 /// False for every other producer.
@@ -867,146 +835,6 @@ impl<S: Size> Grader<S> {
             out.ed_exact = false;
         }
     }
-
-    /// True when the board solves by the [`CLOSURE`] producers, singles and forcing
-    /// chains of the first chaining level rated `max` or less, applied in any order: then
-    /// every later step of SE's path rates `max` or less (`max` being at least
-    /// [`SHORTCUT_ER`]'s start, above every producer before the chains).
-    ///
-    /// Why. What each of those finds on a board, it or singles find again on any board
-    /// with fewer candidates that keeps the solution, while what it found is still to
-    /// do: a naked, hidden or fish set keeps its cells or lines, or shrinks to a smaller
-    /// one; an XY-wing or a forcing chain keeps its links (a cell with two candidates or a
-    /// house with two places keeps them while both remain; a potential decided on the way
-    /// lets singles finish the chain); SE's breadth-first search from the chain's start
-    /// meets a contradiction no later on the board with more links, so it rates the start
-    /// no higher; an XYZ-wing whose cells lose a digit becomes an XY-wing, a naked pair or
-    /// a forcing chain of six potentials (7.0, so it is used from 7.2). So on every board
-    /// of SE's path from here (each has fewer candidates than the one where this
-    /// derivation stood at that point) something of rating `max` or less applies, SE's
-    /// first producer with a hint comes no later than the first chaining level, and that
-    /// level keeps its easiest hint. Cycles, unique loops, BUG and aligned exclusion are
-    /// left out: a cycle met on one board may not be the one SE's search meets on the
-    /// next, the uniqueness techniques need candidates to stay, and aligned exclusion's
-    /// excluders may become chains rated above `max`.
-    ///
-    /// With `multiple` (only once [`later_bounded`] holds for `max`), it also takes the
-    /// first cell forcing chain, or region forcing chain of a digit with two places in
-    /// the house, rated `max` or less that the multiple forcing chains' search meets
-    /// ([`chains::find_multiple_within`]). Such a hint is static chains from each
-    /// candidate of a cell (of three or more) or from both places, all reaching one
-    /// potential. On a later board, a chain whose candidates all remain keeps its links,
-    /// so SE's search from its start reaches the target no later; a chain with a
-    /// candidate gone either leaves a single to place (a cell or house with one candidate
-    /// or place), or the target decided, or, undone step by step back to its start, its
-    /// start removed: that branch is gone. So the cell gives the hint again, rated no
-    /// higher, unless a single applies or it is left with two candidates (cells of two
-    /// are not searched at that level). A cell of two, or a house's two places, make a
-    /// strong link, and the static links hold both ways: then the target's candidate has
-    /// a forcing chain of the first level from itself to its opposite through them. (A
-    /// region of three places or more would not do: SE searches it only from its first
-    /// place's cell, and only if that cell has three candidates or more, which a later
-    /// board may not keep.) And [`later_bounded`] says that any hint of the first level
-    /// or of Nishio, the producers SE asks between the first level and multiple forcing
-    /// chains besides aligned triple exclusion (7.5), rates `max` or less on every later
-    /// board. So SE's first producer with a hint comes no later than multiple forcing
-    /// chains, and its easiest hint rates `max` or less.
-    ///
-    /// A try that gets stuck keeps its board: what it deduced holds on every later board
-    /// too, so the next try (after ER rose again) starts from there. Its searches charge
-    /// a budget of their own, `limit` units (running out is getting stuck).
-    fn closes_within(&mut self, g: &Geometry<S>, max: Tenths, limit: u64, multiple: bool) -> bool {
-        let mut board = self.board;
-        if let Some(stuck) = &self.closure {
-            for d in Digit::all() {
-                for c in stuck.placed(d) - board.placed(d) {
-                    board.place(g, c, d);
-                }
-            }
-            for d in Digit::all() {
-                board.eliminate_all(d, board.plane(d) - stuck.plane(d));
-            }
-        }
-        let mut budget = Budget::new(limit).with_cancel(self.cancel);
-        let mut step = self.step;
-        loop {
-            if board.is_solved() {
-                return true;
-            }
-            let found = budget.charge(Producer::HiddenSingle.cost())
-                && (singles::find_hidden_single(g, &board, &mut step)
-                    || singles::find_naked_single(&board, &mut step)
-                    || CLOSURE.iter().any(|&p| {
-                        if p == Producer::XyzWing && max < 72 {
-                            return false;
-                        }
-                        if !budget.charge(p.cost()) {
-                            return false;
-                        }
-                        let since = &mut self.closure_scratch.since[p.index()];
-                        let scope = since.scope(g, &board);
-                        let found = find_in_scope(g, &board, p, &scope, &mut step);
-                        if !found {
-                            since.record(&board);
-                        }
-                        found
-                    })
-                    || chains::find_forcing_chain_within(
-                        g,
-                        &board,
-                        max,
-                        &mut self.chains,
-                        &mut budget,
-                        &mut step,
-                    )
-                    || (multiple
-                        && chains::find_multiple_within(
-                            g,
-                            &board,
-                            max,
-                            &mut self.chains,
-                            &mut budget,
-                            &mut step,
-                        )));
-            if !found || !board.changed_by(&step) || !self.consistent(&step) {
-                self.closure = Some(board);
-                return false;
-            }
-            board.apply(g, &step);
-        }
-    }
-
-    fn consistent(&self, step: &Step<S>) -> bool {
-        for d in Digit::all() {
-            if !(step.eliminations[d.index()] & self.solution[d.index()]).is_empty() {
-                return false;
-            }
-        }
-        match step.placement {
-            Some((c, d)) => self.solution[d.index()].contains(c),
-            None => true,
-        }
-    }
-}
-
-/// True when no hint of the first chaining level or of Nishio, on `board` or on any board
-/// with fewer candidates, can rate above `max`. A chain's potentials are distinct, a
-/// candidate "on" or "off": the first level's chains and cycles (7.0 at most, plus the
-/// length bonus of the complexity less 2) have at most twice as many as the board has
-/// candidates. Nishio's runs follow one digit and meet their contradiction at the first
-/// potential whose opposite they hold, so each of its two chains holds each candidate of
-/// the digit at most once, plus that potential (7.5 plus the bonus).
-fn later_bounded<S: Size>(board: &Board<S>, max: Tenths) -> bool {
-    use super::logic::length_bonus;
-    let (mut n, mut m) = (0, 0);
-    for d in Digit::all() {
-        let k = board.plane(d).len();
-        n += k;
-        m = m.max(k);
-    }
-    let first = 70 + length_bonus(2 * n);
-    let nishio = ChainLevel::Nishio.base_rating() + length_bonus(2 * m + 2);
-    first <= max && nishio <= max
 }
 
 /// True when two givens of the same digit share a house of `g` (or a value is above 9).
