@@ -16,7 +16,7 @@ use super::{Grader, Producer, find_in_scope};
 use crate::core::geometry::{CellBits, Geometry, Size};
 use crate::core::index::Digit;
 use crate::core::logic::chains::{self, ChainLevel};
-use crate::core::logic::{Board, Budget, Step, Tenths, singles};
+use crate::core::logic::{Board, Budget, Technique, Tenths, singles};
 
 /// The ERs (tenths) at which a rating tries to show that the rest of its path rates no
 /// higher ([`Grader::closes_within`]), right after a step raised ER to one of them. Below
@@ -34,18 +34,15 @@ pub(super) const SHORTCUT_ER: std::ops::RangeInclusive<Tenths> = 72..=79;
 pub(super) const MULTIPLE_ER: std::ops::RangeInclusive<Tenths> = 80..=90;
 
 /// The producers a try to end a rating early uses besides singles and forcing chains (see
-/// [`Grader::closes_within`]), the cheaper first.
-const CLOSURE: [Producer; 9] = [
-    Producer::Locking,
-    Producer::NakedPair,
-    Producer::XWing,
-    Producer::HiddenPair,
-    Producer::NakedTriple,
-    Producer::Swordfish,
-    Producer::HiddenTriple,
-    Producer::XyWing,
-    Producer::XyzWing,
-];
+/// [`Grader::closes_within`]): SE's from plain locking to the XYZ-wing, the cheaper first.
+const CLOSURE: &[Producer] = {
+    let (_, from_locking) = Producer::SE_ORDER
+        .as_slice()
+        .split_at(Producer::Locking.index());
+    from_locking
+        .split_at(Producer::UniqueLoops.index() - Producer::Locking.index())
+        .0
+};
 
 impl<S: Size> Grader<S> {
     /// True when the board solves by the [`CLOSURE`] producers, singles and forcing
@@ -161,23 +158,12 @@ impl<S: Size> Grader<S> {
             board.apply(g, &step);
         }
     }
-
-    pub(super) fn consistent(&self, step: &Step<S>) -> bool {
-        for d in Digit::all() {
-            if !(step.eliminations[d.index()] & self.solution[d.index()]).is_empty() {
-                return false;
-            }
-        }
-        match step.placement {
-            Some((c, d)) => self.solution[d.index()].contains(c),
-            None => true,
-        }
-    }
 }
 
 /// True when no hint of the first chaining level or of Nishio, on `board` or on any board
 /// with fewer candidates, can rate above `max`. A chain's potentials are distinct, a
-/// candidate "on" or "off": the first level's chains and cycles (7.0 at most, plus the
+/// candidate "on" or "off": the first level's chains and cycles (forcing chains and
+/// bidirectional cycles rate highest, 7.0, plus the
 /// length bonus of the complexity less 2) have at most twice as many as the board has
 /// candidates. Nishio's runs follow one digit and meet their contradiction at the first
 /// potential whose opposite they hold, so each of its two chains holds each candidate of
@@ -190,7 +176,7 @@ pub(super) fn later_bounded<S: Size>(board: &Board<S>, max: Tenths) -> bool {
         n += k;
         m = m.max(k);
     }
-    let first = 70 + length_bonus(2 * n);
+    let first = Technique::ForcingChain.base_rating() + length_bonus(2 * n);
     let nishio = ChainLevel::Nishio.base_rating() + length_bonus(2 * m + 2);
     first <= max && nishio <= max
 }

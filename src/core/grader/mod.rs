@@ -43,7 +43,7 @@ use std::fmt;
 use super::cancel::Cancel;
 use super::geometry::{self, Arr, CellBits, Geometry, S81, Size};
 use super::grid::Grid;
-use super::index::Cell;
+use super::index::{Cell, Digit};
 use super::logic::chains::{self, ChainLevel, ChainScratch, Spread};
 use super::logic::unchanged::Scope;
 use super::logic::{
@@ -732,6 +732,10 @@ impl<S: Size> Grader<S> {
         let mut steps = 0u32;
         let mut profile = Profile::default();
         let mut floor: Tenths = 0;
+        // Tried only with the solution to check against, and with a budget no smaller
+        // than the default: a smaller one may run out later on the path, and the rating
+        // must then be the same lower bound.
+        let may_stop = self.shortcut && check && limit >= DEFAULT_BUDGET;
         // A step raised ER within [`MULTIPLE_ER`] and no try followed yet.
         let mut multiple_due = false;
         let outcome = loop {
@@ -784,18 +788,15 @@ impl<S: Size> Grader<S> {
             profile.add(step.technique);
             record(&step);
             // Tried when a step raised ER within the ratings where it pays (EP and ED are
-            // known once a digit was placed), only with the solution to check against, and
-            // with a budget no smaller than the default: a smaller one may run out later on
-            // the path, and the rating must then be the same lower bound. Within
-            // [`MULTIPLE_ER`], tried with multiple forcing chains too, once per raise, at
-            // the first board from there on where no later first-level or Nishio hint can
-            // rate above ER ([`later_bounded`]).
+            // known once a digit was placed). Within [`MULTIPLE_ER`], tried with multiple
+            // forcing chains too, once per raise, at the first board from there on where
+            // no later first-level or Nishio hint can rate above ER ([`later_bounded`]).
             if raised {
-                multiple_due = MULTIPLE_ER.contains(&cur);
+                multiple_due = may_stop && MULTIPLE_ER.contains(&cur);
             }
             // The last chaining level the try takes: every producer it takes must be one
             // the path may ask ([`Grader::set_er_cap`]).
-            let try_with = if raised && SHORTCUT_ER.contains(&cur) {
+            let try_with = if may_stop && raised && SHORTCUT_ER.contains(&cur) {
                 Some(ChainLevel::Cycles)
             } else if multiple_due && later_bounded(&self.board, cur) {
                 multiple_due = false;
@@ -804,9 +805,6 @@ impl<S: Size> Grader<S> {
                 None
             };
             if let Some(level) = try_with
-                && self.shortcut
-                && check
-                && limit >= DEFAULT_BUDGET
                 && ep.is_some()
                 && self.er_cap >= level.base_rating()
                 && !self.board.is_solved()
@@ -833,6 +831,19 @@ impl<S: Size> Grader<S> {
             out.ed = 0;
             out.ep_exact = false;
             out.ed_exact = false;
+        }
+    }
+
+    /// True when `step` removes no candidate of the solution and places only its digits.
+    fn consistent(&self, step: &Step<S>) -> bool {
+        for d in Digit::all() {
+            if !(step.eliminations[d.index()] & self.solution[d.index()]).is_empty() {
+                return false;
+            }
+        }
+        match step.placement {
+            Some((c, d)) => self.solution[d.index()].contains(c),
+            None => true,
         }
     }
 }
