@@ -134,20 +134,41 @@ fn allowed<S: Size>(
         let c2 = board.candidates(cells[2]);
         let see02 = g.peers(cells[0]).contains(cells[2]);
         let see12 = g.peers(cells[1]).contains(cells[2]);
+        // An excluder of two digits blocks, with one of them among the first two digits,
+        // its other digit as the third (with both, every third digit): `third` lists
+        // that per digit. The others (three digits) are tested per pair.
+        let mut third = [0u16; 9];
+        let mut others = S::Cells::splat(0u16);
+        let mut n_others = 0;
+        for &e in masks {
+            if e.count_ones() == 2 {
+                let (a, b) = (e.trailing_zeros(), 15 - e.leading_zeros());
+                third[a as usize] |= 1 << b;
+                third[b as usize] |= 1 << a;
+            } else {
+                others[n_others] = e;
+                n_others += 1;
+            }
+        }
+        let others = &others.as_ref()[..n_others];
         for p0 in c0 {
             for p1 in c1 {
                 if p0 == p1 && see01 {
                     continue;
                 }
                 let m01 = DigitSet::single(p0).bits() | DigitSet::single(p1).bits();
-                let mut blocked = 0u16;
+                let mut blocked = third[p0.index()] | third[p1.index()];
+                // Both digits of an excluder: every third digit is blocked.
+                if blocked & m01 != 0 {
+                    continue;
+                }
                 if see02 {
                     blocked |= DigitSet::single(p0).bits();
                 }
                 if see12 {
                     blocked |= DigitSet::single(p1).bits();
                 }
-                for &e in masks {
+                for &e in others {
                     let rest = e & !m01;
                     if rest == 0 {
                         blocked = 0x3ff;
@@ -193,35 +214,30 @@ fn fill<S: Size>(
     !step.is_empty()
 }
 
-/// The base cells (indices into `b.cells`, ascending) that a pair with a base cell far
-/// from every changed cell must include to matter: those in `changed` or seeing a cell of
-/// `changed_ex` (the changed cells that matter as common peers: excluders now or perhaps
-/// before, that is all but the crowded ones). A tuple's excluders and
-/// third cells are peers of its first two, so a pair of cells neither of which is near a
-/// change can only find again what it found before.
-/// Also returns every base index in order, for the cells near a change.
-#[allow(clippy::type_complexity)]
-fn near_changes<S: Size>(
-    g: &Geometry<S>,
-    b: &Bases<S>,
-    changed: S::Set,
-    changed_ex: S::Set,
-) -> (S::Set, S::Cells<u16>, usize, S::Cells<u16>) {
+/// The cells a pair or triple far from every changed cell must include to matter: those in
+/// `changed` or seeing a cell of `changed_ex` (the changed cells that matter as common
+/// peers: excluders now or perhaps before, that is all but the crowded ones). A tuple's
+/// excluders and third cells are peers of its first two, so a pair of cells neither of
+/// which is near a change can only find again what it found before.
+fn near_changes<S: Size>(g: &Geometry<S>, changed: S::Set, changed_ex: S::Set) -> S::Set {
     let mut reach = changed;
     for z in changed_ex {
         reach |= g.peers(z);
     }
-    let mut near = S::Cells::splat(0u16);
-    let mut all = S::Cells::splat(0u16);
-    let mut n = 0;
-    for i in 0..b.n {
-        all[i] = i as u16;
-        if reach.contains(b.cells[i]) {
-            near[n] = i as u16;
-            n += 1;
-        }
+    reach
+}
+
+/// The cells that see two cells of `cells` or more. A base cell shares two excluders with
+/// another exactly when it sees two of the other's: these are the cells to pair it with.
+#[inline]
+fn seeing_two<S: Size>(g: &Geometry<S>, cells: S::Set) -> S::Set {
+    let (mut once, mut twice) = (S::Set::EMPTY, S::Set::EMPTY);
+    for e in cells {
+        let p = g.peers(e);
+        twice |= once & p;
+        once |= p;
     }
-    (reach, near, n, all)
+    twice
 }
 
 /// The changed cells that can still matter once `c` joins a tuple whose cells so far
@@ -236,24 +252,6 @@ fn near_with<S: Size>(g: &Geometry<S>, changed: S::Set, near: S::Set, c: Cell) -
     }
 }
 
-/// The first base cells to pair with base cell `j`: all before it when it is near a
-/// change, else those before it that are (`near[..n_near]`, ascending).
-#[inline]
-fn partners<'a, S: Size>(
-    all: &'a S::Cells<u16>,
-    near: &'a S::Cells<u16>,
-    n_near: usize,
-    j: usize,
-    j_near: bool,
-) -> &'a [u16] {
-    if j_near {
-        &all.as_ref()[..j]
-    } else {
-        let near = &near.as_ref()[..n_near];
-        &near[..near.partition_point(|&i| usize::from(i) < j)]
-    }
-}
-
 /// The first aligned pair exclusion in SE's order, among the pairs `scope` touches.
 pub fn find_aligned_pair<S: Size>(
     g: &Geometry<S>,
@@ -265,24 +263,34 @@ pub fn find_aligned_pair<S: Size>(
     let b = bases(g, board, 2);
     let changed = scope.cells;
     let changed_ex = changed - b.crowded;
-    let (reach, near, n_near, all) = near_changes(g, &b, changed, changed_ex);
-    for j in 1..b.n {
+    let reach = near_changes(g, changed, changed_ex);
+    let near = reach & b.set;
+    // The base cells before `j` (SE pairs each with those before it).
+    let mut before = S::Set::EMPTY;
+    for j in 0..b.n {
         let cj = b.cells[j];
-        let firsts = partners::<S>(&all, &near, n_near, j, reach.contains(cj));
-        if !budget.charge(firsts.len() as u64) {
+        // All of them when `cj` is near a change, else those that are.
+        let firsts = if reach.contains(cj) {
+            before
+        } else {
+            before & near
+        };
+        before.insert(cj);
+        if j == 0 {
+            continue;
+        }
+        if !budget.charge(u64::from(firsts.len())) {
             return false;
         }
         let near_j = near_with(g, changed, changed_ex, cj);
-        for &i in firsts {
-            let i = usize::from(i);
+        // Those with two common excluders, in order.
+        for ci in firsts & seeing_two(g, b.excl[j]) {
+            let i = usize::from(b.index[ci.index()]);
             let common = b.excl[i] & b.excl[j];
-            if common.len() < 2 {
+            if near_with(g, changed, near_j, ci).is_empty() {
                 continue;
             }
-            if near_with(g, changed, near_j, b.cells[i]).is_empty() {
-                continue;
-            }
-            let cells = [b.cells[i], b.cells[j]];
+            let cells = [ci, cj];
             let ok = allowed(g, board, &cells, common);
             if cells
                 .iter()
@@ -307,21 +315,33 @@ pub fn find_aligned_triple<S: Size>(
     let b = bases(g, board, 3);
     let changed = scope.cells;
     let changed_ex = changed - b.crowded;
-    let (reach, near, n_near, all) = near_changes(g, &b, changed, changed_ex);
-    for j in 1..b.n {
+    let reach = near_changes(g, changed, changed_ex);
+    let near = reach & b.set;
+    let mut before = S::Set::EMPTY;
+    for j in 0..b.n {
         let cj = b.cells[j];
+        let firsts = if reach.contains(cj) {
+            before
+        } else {
+            before & near
+        };
+        before.insert(cj);
+        if j == 0 {
+            continue;
+        }
         let near_j = near_with(g, changed, changed_ex, cj);
-        for &i in partners::<S>(&all, &near, n_near, j, reach.contains(cj)) {
-            let i = usize::from(i);
-            let ci = b.cells[i];
-            let near_ij = near_with(g, changed, near_j, ci);
-            let common01 = b.excl[i] & b.excl[j];
-            if common01.len() < 2 {
+        let pairing = seeing_two(g, b.excl[j]);
+        for ci in firsts {
+            // A first cell without two common excluders costs a unit, as it is passed.
+            if !pairing.contains(ci) {
                 if !budget.charge(1) {
                     return false;
                 }
                 continue;
             }
+            let i = usize::from(b.index[ci.index()]);
+            let near_ij = near_with(g, changed, near_j, ci);
+            let common01 = b.excl[i] & b.excl[j];
             let twin = ((b.excl[i] | b.excl[j]) & b.set) - S::Set::single(ci) - S::Set::single(cj);
             // With no changed cell near the pair, only a changed third cell can matter.
             let todo = if near_ij.is_empty() {
@@ -332,12 +352,10 @@ pub fn find_aligned_triple<S: Size>(
             if !budget.charge(1 + todo.len() as u64) {
                 return false;
             }
-            for t in todo {
+            // The third cells with two of the pair's common excluders.
+            for t in todo & seeing_two(g, common01) {
                 let k = usize::from(b.index[t.index()]);
                 let common = common01 & b.excl[k];
-                if common.len() < 2 {
-                    continue;
-                }
                 if near_with(g, changed, near_ij, t).is_empty() {
                     continue;
                 }
@@ -436,6 +454,62 @@ mod tests {
             }
         }
         assert!(removing > 2000, "{removing}");
+    }
+
+    #[test]
+    fn triple_combinations_left_are_those_no_excluder_blocks() {
+        // Triples of cells of two or more candidates on thinned random minimal puzzles,
+        // with their common peers of two or three candidates as excluders, against the
+        // plain test of every combination.
+        use crate::core::logic::testutil::{random_minimal, thinned};
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(9);
+        let (mut tested, mut removing) = (0, 0);
+        for (_, board) in random_minimal(40) {
+            let board = thinned(&board, rng.random_range(20..120), &mut rng);
+            let [_, ge2, _, ge4] = board.cells_with_at_least();
+            let excluders = ge2 - ge4;
+            let cells: Vec<Cell> = ge2.into_iter().collect();
+            if cells.len() < 3 {
+                continue;
+            }
+            for _ in 0..3000 {
+                let mut t = [0; 3].map(|_| cells[rng.random_range(0..cells.len())]);
+                t.sort();
+                if t[0] == t[1] || t[1] == t[2] {
+                    continue;
+                }
+                let common = cg().peers(t[0]) & cg().peers(t[1]) & cg().peers(t[2]) & excluders;
+                if common.is_empty() {
+                    continue;
+                }
+                let got = allowed(cg(), &board, &t, common);
+                let see = |a: usize, b: usize| cg().peers(t[a]).contains(t[b]);
+                let mut want = [DigitSet::EMPTY; 3];
+                for p0 in board.candidates(t[0]) {
+                    for p1 in board.candidates(t[1]) {
+                        for p2 in board.candidates(t[2]) {
+                            let m = DigitSet::single(p0).bits()
+                                | DigitSet::single(p1).bits()
+                                | DigitSet::single(p2).bits();
+                            let blocked = (see(0, 1) && p0 == p1)
+                                || (see(0, 2) && p0 == p2)
+                                || (see(1, 2) && p1 == p2)
+                                || common.iter().any(|e| board.candidates(e).bits() & !m == 0);
+                            if !blocked {
+                                want[0].insert(p0);
+                                want[1].insert(p1);
+                                want[2].insert(p2);
+                            }
+                        }
+                    }
+                }
+                assert_eq!(got, want, "{t:?}");
+                tested += 1;
+                removing += usize::from((0..3).any(|k| want[k] != board.candidates(t[k])));
+            }
+        }
+        assert!(tested > 5000 && removing > 200, "{tested} {removing}");
     }
 
     #[test]
