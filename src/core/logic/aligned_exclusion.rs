@@ -227,6 +227,27 @@ fn near_changes<S: Size>(g: &Geometry<S>, changed: S::Set, changed_ex: S::Set) -
     reach
 }
 
+/// Each base cell but the first, with its index, and the base cells before it to pair it
+/// with (SE pairs each with those before it): all of them when it is near a change (in
+/// `reach`, see [`near_changes`]), else those that are.
+fn seconds<S: Size>(
+    b: &Bases<S>,
+    reach: S::Set,
+) -> impl Iterator<Item = (usize, Cell, S::Set)> + '_ {
+    let near = reach & b.set;
+    let mut before = S::Set::EMPTY;
+    (0..b.n).filter_map(move |j| {
+        let cj = b.cells[j];
+        let firsts = if reach.contains(cj) {
+            before
+        } else {
+            before & near
+        };
+        before.insert(cj);
+        (j > 0).then_some((j, cj, firsts))
+    })
+}
+
 /// The cells that see two cells of `cells` or more. A base cell shares two excluders with
 /// another exactly when it sees two of the other's: these are the cells to pair it with.
 #[inline]
@@ -264,21 +285,7 @@ pub fn find_aligned_pair<S: Size>(
     let changed = scope.cells;
     let changed_ex = changed - b.crowded;
     let reach = near_changes(g, changed, changed_ex);
-    let near = reach & b.set;
-    // The base cells before `j` (SE pairs each with those before it).
-    let mut before = S::Set::EMPTY;
-    for j in 0..b.n {
-        let cj = b.cells[j];
-        // All of them when `cj` is near a change, else those that are.
-        let firsts = if reach.contains(cj) {
-            before
-        } else {
-            before & near
-        };
-        before.insert(cj);
-        if j == 0 {
-            continue;
-        }
+    for (j, cj, firsts) in seconds(&b, reach) {
         if !budget.charge(u64::from(firsts.len())) {
             return false;
         }
@@ -316,19 +323,7 @@ pub fn find_aligned_triple<S: Size>(
     let changed = scope.cells;
     let changed_ex = changed - b.crowded;
     let reach = near_changes(g, changed, changed_ex);
-    let near = reach & b.set;
-    let mut before = S::Set::EMPTY;
-    for j in 0..b.n {
-        let cj = b.cells[j];
-        let firsts = if reach.contains(cj) {
-            before
-        } else {
-            before & near
-        };
-        before.insert(cj);
-        if j == 0 {
-            continue;
-        }
+    for (j, cj, firsts) in seconds(&b, reach) {
         let near_j = near_with(g, changed, changed_ex, cj);
         let pairing = seeing_two(g, b.excl[j]);
         for ci in firsts {
