@@ -12,6 +12,13 @@
 # Environment: PAIRS (default 5) alternations, ROUNDS (default 3) timed rounds per bench call,
 # LIMIT (default 2), THREADS (default 1), BENCH_FLAGS (extra flags for bench, e.g. --grade).
 # Default files: ../shared/data's benchmark sets if present, else the samples in data/.
+#
+# COUNT=instructions counts instead of timing: one `bench --rounds 1 -j 1` per file and
+# revision under valgrind (cachegrind, no cache simulation), printing the instructions each
+# executed and the ratio A/B (above 1: B does less). The count does not depend on the
+# machine's load, so it judges a change of a few percent that timing on a shared machine
+# cannot; it does not see what code layout, caches or branch prediction do to the time, so
+# confirm a change it favours with the timed comparison. About 25 times slower than a run.
 set -euo pipefail
 
 if [ $# -lt 2 ]; then
@@ -36,6 +43,13 @@ fi
 for f in "${files[@]}"; do
   [ -r "$f" ] || { echo "bench-compare: cannot read $f" >&2; exit 2; }
 done
+count=${COUNT:-time}
+case "$count" in
+  time) ;;
+  instructions)
+    command -v valgrind >/dev/null || { echo "bench-compare: COUNT=instructions needs valgrind" >&2; exit 2; } ;;
+  *) echo "bench-compare: COUNT is time or instructions, not $count" >&2; exit 2 ;;
+esac
 
 work=$(mktemp -d)
 cleanup() {
@@ -62,6 +76,26 @@ build b "$rev_b"
 pairs=${PAIRS:-5}
 abs_files=()
 for f in "${files[@]}"; do abs_files+=("$(cd "$(dirname "$f")" && pwd)/$(basename "$f")"); done
+
+if [ "$count" = instructions ]; then
+  echo "A = $rev_a, B = $rev_b; instructions of one bench round (after its warm-up), 1 thread"
+  printf '%-36s %16s %16s %7s\n' file "A instructions" "B instructions" "A/B"
+  for f in "${abs_files[@]}"; do
+    for side in a b; do
+      # shellcheck disable=SC2086
+      valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+        "$work/bin-$side" bench --rounds 1 --limit "${LIMIT:-2}" -j 1 ${BENCH_FLAGS:-} "$f" \
+        > /dev/null 2> "$work/$side.valgrind"
+      n=$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' "$work/$side.valgrind" | tr -d ,)
+      [ -n "$n" ] || { echo "bench-compare: no instruction count for $side on $f" >&2; cat "$work/$side.valgrind" >&2; exit 1; }
+      eval "n_$side=$n"
+    done
+    # shellcheck disable=SC2154
+    python3 -c 'import sys; a, b = int(sys.argv[2]), int(sys.argv[3]); print(f"{sys.argv[1]:<36} {a:>16,} {b:>16,} {a / b:>7.3f}")' \
+      "$(basename "$f")" "$n_a" "$n_b"
+  done
+  exit 0
+fi
 for i in $(seq 1 "$pairs"); do
   for side in a b; do
     # shellcheck disable=SC2086
