@@ -9,7 +9,7 @@
 //! base line must hold at least two candidates.
 
 use super::unchanged::Scope;
-use super::{Board, Step, Technique, subsets_of};
+use super::{Board, Step, Technique, bit_positions, subsets_of};
 use crate::core::geometry::{CellBits, FishSystem, Geometry, Size};
 use crate::core::index::Digit;
 
@@ -103,17 +103,12 @@ fn find_in<S: Size>(
                 if first.is_some_and(|(m, _, _)| mask >= m) {
                     break;
                 }
-                let mut cover = 0u16;
-                for (i, &m) in lines.iter().enumerate() {
-                    if mask & (1 << i) != 0 {
-                        cover |= m;
-                    }
-                }
+                let cover = bit_positions(mask).fold(0u16, |cover, i| cover | lines[i]);
                 if cover.count_ones() != degree {
                     continue;
                 }
                 // Removals: the digit's places in the cover lines outside the base lines.
-                if (0..9).any(|j| cover & (1 << j) != 0 && cross[j] & !mask != 0) {
+                if bit_positions(cover).any(|j| cross[j] & !mask != 0) {
                     first = Some((mask, di, cover));
                     break;
                 }

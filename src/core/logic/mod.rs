@@ -787,19 +787,64 @@ pub(crate) fn combinations(n: u32, k: u32) -> impl Iterator<Item = u16> {
     (0..limit).filter(move |m| m.count_ones() == k)
 }
 
-/// The subsets of `within` with `k` members, as bit masks in increasing numeric value: SE's
-/// `Permutations` order restricted to the tuples that use only members of `within` (the
-/// others are skipped without being built).
+/// The subsets of `within` (nine items or fewer: bits 0-8) with `k` (1..=4) members, as
+/// bit masks in increasing numeric value: SE's `Permutations` order restricted to the
+/// tuples that use only members of `within` (the others are skipped without being built).
+/// Nothing for any other `k`.
 #[inline]
 pub(crate) fn subsets_of(within: u16, k: u32) -> impl Iterator<Item = u16> {
-    // Each subset of `within` in increasing order: `(s - within) & within` is the next.
-    let mut s = 0u16;
-    std::iter::from_fn(move || {
-        s = s.wrapping_sub(within) & within;
-        (s != 0).then_some(s)
+    debug_assert!(within < 1 << 9, "nine items at most");
+    // The `n` members of `within`, lowest first. The k-subsets of `n` items, in increasing
+    // order, are the first C(n, k) combinations of nine (those below 2^n come first), and
+    // putting each item on its member keeps the order.
+    let mut members = [0u16; 9];
+    let mut n = 0;
+    let mut w = within & 0x1ff;
+    while w != 0 {
+        members[n] = w & w.wrapping_neg();
+        n += 1;
+        w &= w - 1;
+    }
+    let count = match k {
+        1..=4 => usize::from(BINOMIAL[n][k as usize]),
+        _ => 0,
+    };
+    combos(k)[..count].iter().map(move |&c| {
+        let (mut m, mut c) = (0u16, c);
+        while c != 0 {
+            m |= members[c.trailing_zeros() as usize];
+            c &= c - 1;
+        }
+        m
     })
-    .filter(move |m| m.count_ones() == k)
 }
+
+/// The positions of the bits set in `mask`, lowest first.
+#[inline]
+pub(crate) fn bit_positions(mask: u16) -> impl Iterator<Item = usize> {
+    let mut m = mask;
+    std::iter::from_fn(move || {
+        let i = (m != 0).then(|| m.trailing_zeros() as usize)?;
+        m &= m - 1;
+        Some(i)
+    })
+}
+
+/// `BINOMIAL[n][k]`: the number of combinations of `k` of `n` items, for `n <= 9`, `k <= 4`.
+const BINOMIAL: [[u8; 5]; 10] = {
+    let mut t = [[0u8; 5]; 10];
+    let mut n = 0;
+    while n < 10 {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k < 5 && k <= n {
+            t[n][k] = t[n - 1][k - 1] + t[n - 1][k];
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
 
 const fn build_combos<const N: usize>(k: u32) -> [u16; N] {
     let mut t = [0u16; N];
@@ -984,7 +1029,8 @@ mod tests {
             assert!(combos(k).iter().copied().eq(combinations(9, k)));
         }
         // Subsets of a set of members: the combinations that use only those, in order.
-        for within in [0u16, 0b1, 0b1_0110_1001, 0b1_1111_1111, 0b0_1010_1010] {
+        for within in (0u16..512).step_by(7).chain([0b1_1111_1111, 0b1_0110_1001]) {
+            assert_eq!(subsets_of(within, 0).count(), 0);
             for k in 1..=4 {
                 let all: Vec<u16> = combinations(9, k).filter(|m| m & !within == 0).collect();
                 assert_eq!(subsets_of(within, k).collect::<Vec<_>>(), all);

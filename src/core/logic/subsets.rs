@@ -16,7 +16,7 @@
 //! was found, even when its cells share a second house.
 
 use super::unchanged::Scope;
-use super::{Board, Step, Technique, subsets_of};
+use super::{Board, Step, Technique, bit_positions, subsets_of};
 use crate::core::bitboard::DigitSet;
 use crate::core::geometry::{CellBits, Geometry, HouseDef, Size};
 use crate::core::index::Digit;
@@ -77,11 +77,9 @@ pub fn find_naked_subset<S: Size>(
         for mask in subsets_of(allowed, degree) {
             let mut union = DigitSet::EMPTY;
             let mut members = S::Set::EMPTY;
-            for (i, &c) in h.cells.iter().enumerate() {
-                if mask & (1 << i) != 0 {
-                    union |= cand[i];
-                    members.insert(c);
-                }
+            for i in bit_positions(mask) {
+                union |= cand[i];
+                members.insert(h.cells[i]);
             }
             if union.len() != degree {
                 continue;
@@ -139,11 +137,9 @@ pub fn find_hidden_subset<S: Size>(
         for mask in subsets_of(allowed, degree) {
             let mut union = 0u16;
             let mut values = DigitSet::EMPTY;
-            for (d, &p) in pos.iter().enumerate() {
-                if mask & (1 << d) != 0 {
-                    union |= p;
-                    values.insert(Digit::from_index(d));
-                }
+            for d in bit_positions(mask) {
+                union |= pos[d];
+                values.insert(Digit::from_index(d));
             }
             if union.count_ones() != degree {
                 continue;

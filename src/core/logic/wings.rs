@@ -14,6 +14,7 @@
 
 use super::unchanged::Scope;
 use super::{Board, Step, Technique};
+use crate::core::bitboard::DigitSet;
 use crate::core::geometry::{CellBits, Geometry, Size};
 use crate::core::index::Cell;
 
@@ -37,11 +38,28 @@ pub fn find_xy_wing<S: Size>(
         if !pivot_changed && !scope.touches(peers) {
             continue;
         }
-        for xz_cell in peers {
+        // The pincers, among cells of two candidates: per pair of the pivot's digits, the
+        // cells holding both (for an XY-wing, per digit of the pivot, the cells holding it).
+        let planes: [S::Set; 3] = planes_of(board, xy);
+        let within = if xyz {
+            (planes[0] & planes[1]) | (planes[0] & planes[2]) | (planes[1] & planes[2])
+        } else {
+            planes[0] ^ planes[1]
+        };
+        // A first pincer shares one digit with the pivot (XY-wing) or is two of its three
+        // (XYZ-wing).
+        for xz_cell in peers & within {
             let xz = board.candidates(xz_cell);
-            if (xy - xz).len() != 1 {
-                continue;
-            }
+            // The second pincer: the pivot's other digit with the first pincer's other one
+            // (XY-wing), or another two of the pivot's three (XYZ-wing); the same cells as
+            // testing every peer for a union of three digits, sharing none (one) with both.
+            let fits = if xyz {
+                let [a, b] = planes_of(board, xz);
+                within - (a & b)
+            } else {
+                let [a, b] = planes_of(board, xy ^ xz);
+                a & b
+            };
             // With the pivot and the first pincer unchanged, only a changed second one can
             // make the wing new.
             let seconds = if pivot_changed || scope.cells.contains(xz_cell) {
@@ -49,14 +67,10 @@ pub fn find_xy_wing<S: Size>(
             } else {
                 peers & scope.cells
             };
-            for yz_cell in seconds {
+            for yz_cell in seconds & fits {
                 let yz = board.candidates(yz_cell);
                 let union = xy | xz | yz;
-                let inter = xy & xz & yz;
-                let ok = union.len() == 3 && inter.len() == if xyz { 1 } else { 0 };
-                if !ok {
-                    continue;
-                }
+                debug_assert!(union.len() == 3 && (xy & xz & yz).len() == if xyz { 1 } else { 0 });
                 let Some(z) = (xz & yz).first() else { continue };
                 let mut victims = g.peers(xz_cell) & g.peers(yz_cell);
                 if xyz {
@@ -80,6 +94,15 @@ pub fn find_xy_wing<S: Size>(
         }
     }
     false
+}
+
+/// The planes of the first `N` digits of `digits` (empty beyond its last).
+fn planes_of<S: Size, const N: usize>(board: &Board<S>, digits: DigitSet) -> [S::Set; N] {
+    let mut planes = [S::Set::EMPTY; N];
+    for (p, d) in planes.iter_mut().zip(digits) {
+        *p = board.plane(d);
+    }
+    planes
 }
 
 fn cells3<S: Size>(a: Cell, b: Cell, c: Cell) -> S::Set {

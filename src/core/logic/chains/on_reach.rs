@@ -615,9 +615,12 @@ impl<S: Size> OnReach<S> {
         let (done, new) = self.reach.split_at_mut(k);
         let new = &mut new[0];
         let base = self.stack.iter().rposition(|&m| m == v).unwrap_or(0);
+        let from = self.members.len() as u32;
+        // (Pushed one by one: most components have one candidate, too few to copy.)
         for &m in &self.stack[base..] {
             self.node[usize::from(m)].comp = k as u32;
             new.planes[digit_of(m)].insert(Cell::from_index(cell_of(m)));
+            self.members.push(m);
         }
         let mark = k as u32 + 1;
         for &m in &self.stack[base..] {
@@ -641,8 +644,6 @@ impl<S: Size> OnReach<S> {
         if y {
             new.count_cells();
         }
-        let from = self.members.len() as u32;
-        self.members.extend_from_slice(&self.stack[base..]);
         self.span.push((from, self.members.len() as u32));
         self.stack.truncate(base);
     }
