@@ -87,16 +87,10 @@ fn allowed<S: Size>(
     for &c in cells {
         all |= board.candidates(c).bits();
     }
-    let mut masks = S::Cells::splat(0u16);
-    let mut n_ex = 0;
-    for e in excluders {
-        let m = board.candidates(e).bits();
-        if m & !all == 0 {
-            masks[n_ex] = m;
-            n_ex += 1;
-        }
-    }
-    let masks = &masks.as_ref()[..n_ex];
+    let masks = excluders
+        .into_iter()
+        .map(|e| board.candidates(e).bits())
+        .filter(|m| m & !all == 0);
     let mut out = [DigitSet::EMPTY; 3];
     let see01 = g.peers(cells[0]).contains(cells[1]);
     let c0 = board.candidates(cells[0]);
@@ -108,7 +102,7 @@ fn allowed<S: Size>(
         // one, would block that digit everywhere).
         let mut blocked = [0u16; 9];
         let mut everywhere = 0u16;
-        for &e in masks {
+        for e in masks {
             match e.count_ones() {
                 1 => everywhere |= e,
                 2 => {
@@ -140,7 +134,7 @@ fn allowed<S: Size>(
         let mut third = [0u16; 9];
         let mut others = S::Cells::splat(0u16);
         let mut n_others = 0;
-        for &e in masks {
+        for e in masks {
             if e.count_ones() == 2 {
                 let (a, b) = (e.trailing_zeros(), 15 - e.leading_zeros());
                 third[a as usize] |= 1 << b;
