@@ -21,17 +21,6 @@ use crate::core::bitboard::DigitSet;
 use crate::core::geometry::{CellBits, Geometry, HouseDef, Size};
 use crate::core::index::Digit;
 
-/// The places (bit `i` for the house's `i`-th cell) of each digit in house `h`.
-fn house_places<S: Size>(board: &Board<S>, h: &HouseDef<S>) -> [u16; 9] {
-    let mut pos = [0u16; 9];
-    for (i, &c) in h.cells.iter().enumerate() {
-        for d in board.candidates(c) {
-            pos[d.index()] |= 1 << i;
-        }
-    }
-    pos
-}
-
 /// The digits (a mask, bit `d` for digit index `d`) with 2 to `degree` (at most 4) places
 /// in house `h`, counted in one pass over its cells: `at_least[k]` holds the digits seen in
 /// more than `k` cells so far.
@@ -133,33 +122,29 @@ pub fn find_hidden_subset<S: Size>(
         if allowed.count_ones() < degree {
             continue;
         }
-        let pos = house_places(board, h);
+        // Each digit's places in the house, as cells.
+        let places: [S::Set; 9] =
+            std::array::from_fn(|d| board.plane(Digit::from_index(d)) & h.set);
         for mask in subsets_of(allowed, degree) {
-            let mut union = 0u16;
+            let mut common = S::Set::EMPTY;
             let mut values = DigitSet::EMPTY;
             for d in bit_positions(mask) {
-                union |= pos[d];
+                common |= places[d];
                 values.insert(Digit::from_index(d));
             }
-            if union.count_ones() != degree {
+            if common.len() != degree {
                 continue;
-            }
-            let mut common = S::Set::EMPTY;
-            for (i, &c) in h.cells.iter().enumerate() {
-                if union & (1 << i) != 0 {
-                    common.insert(c);
-                }
             }
             if direct {
                 // SE `HiddenSet.createHiddenSetHint`, direct: a hidden single of another
                 // digit in the house once the subset's cells are reserved.
-                for (d, &p) in pos.iter().enumerate() {
-                    if mask & (1 << d) != 0 || p.count_ones() < 2 {
+                for (d, &p) in places.iter().enumerate() {
+                    if mask & (1 << d) != 0 || p.len() < 2 {
                         continue;
                     }
-                    let rest = p & !union;
-                    if rest.count_ones() == 1 {
-                        let c = h.cells[rest.trailing_zeros() as usize];
+                    let rest = p - common;
+                    if rest.len() == 1 {
+                        let Some(c) = rest.first() else { continue };
                         step.reset(if degree == 2 {
                             Technique::DirectHiddenPair
                         } else if degree == 3 {
