@@ -195,6 +195,7 @@ fn fill<S: Size>(step: &mut Step<S>, elim: [S::Set; 9], cells: S::Set, values: D
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::bitboard::CellSet;
     use crate::core::index::{Cell, House};
     use crate::core::logic::testutil::{board_with, cg, elims};
 
@@ -207,6 +208,80 @@ mod tests {
             }
         }
         b
+    }
+
+    #[test]
+    fn hidden_subsets_found_are_the_first_of_a_scan_of_every_tuple() {
+        // Thinned random minimal puzzles, against SE's scan written plainly: the houses in
+        // order, every tuple of digits in increasing order, each digit's places counted in
+        // its plane; the first hidden subset that removes something (or, direct, that
+        // leaves another digit a single place in the house).
+        use crate::core::logic::combinations;
+        use crate::core::logic::testutil::{random_minimal, thinned};
+        use rand::{RngExt, SeedableRng};
+        let g = cg();
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(25);
+        let mut found = [0; 2];
+        for (_, board) in random_minimal(120) {
+            let b = thinned(&board, rng.random_range(0..300), &mut rng);
+            for degree in 2..=4u32 {
+                for direct in [false, true] {
+                    let mut want = None;
+                    'houses: for &hi in g.order_bcr() {
+                        let h = g.house(hi as usize);
+                        let n_empty = b.empty_in(h.set);
+                        if !(n_empty > 2 * degree || (direct && n_empty > degree)) {
+                            continue;
+                        }
+                        let places = |d: usize| b.plane(Digit::from_index(d)) & h.set;
+                        for mask in combinations(9, degree) {
+                            let digits: Vec<usize> =
+                                (0..9).filter(|d| mask & (1 << d) != 0).collect();
+                            if digits
+                                .iter()
+                                .any(|&d| !(2..=degree).contains(&places(d).len()))
+                            {
+                                continue;
+                            }
+                            let cells = digits.iter().fold(CellSet::EMPTY, |a, &d| a | places(d));
+                            if cells.len() != degree {
+                                continue;
+                            }
+                            let others = (0..9).filter(|d| mask & (1 << d) == 0);
+                            if direct {
+                                for d in others {
+                                    let rest = places(d) - cells;
+                                    if places(d).len() >= 2 && rest.len() == 1 {
+                                        want = Some((cells, rest.first(), d, [CellSet::EMPTY; 9]));
+                                        break 'houses;
+                                    }
+                                }
+                            } else {
+                                let mut removed = [CellSet::EMPTY; 9];
+                                for d in others {
+                                    removed[d] = b.plane(Digit::from_index(d)) & cells;
+                                }
+                                if removed.iter().any(|e| !e.is_empty()) {
+                                    want = Some((cells, None, 0, removed));
+                                    break 'houses;
+                                }
+                            }
+                        }
+                    }
+                    let mut s = Step::default();
+                    let got =
+                        find_hidden_subset(g, &b, degree, direct, &Scope::everything(g), &mut s);
+                    assert_eq!(got, want.is_some(), "degree {degree}, direct {direct}");
+                    if let Some((cells, single, d, removed)) = want {
+                        assert_eq!(s.cells, cells);
+                        assert_eq!(s.eliminations, removed);
+                        assert_eq!(s.placement, single.map(|c| (c, Digit::from_index(d))));
+                        found[usize::from(direct)] += 1;
+                    }
+                }
+            }
+        }
+        assert!(found[0] > 50 && found[1] > 50, "{found:?}");
     }
 
     #[test]
