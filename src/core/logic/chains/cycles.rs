@@ -289,16 +289,24 @@ impl<S: Size> CycleScratch<S> {
         self.reset();
         self.park_links();
         self.links.build_for(g, cur, y, x, x_digits);
-        self.dead_planes = [S::Set::EMPTY; 9];
+        // The live candidates (their "off" implies something) are the fewer: the planes
+        // are worked out from them.
+        let mut live_planes = [S::Set::EMPTY; 9];
         for c in 0..S::CELLS {
-            let mut dead = 0u16;
-            for d in cur.cells[c] {
-                if self.links.get(cand_of(c, d.index())).is_empty() {
-                    dead |= 1 << d.index();
-                    self.dead_planes[d.index()].insert(Cell::from_index(c));
-                }
+            let cands = cur.cells[c].bits();
+            let mut live = self.links.live_of_cell(c) & cands;
+            self.dead_cells[c] = cands & !live;
+            while live != 0 {
+                live_planes[live.trailing_zeros() as usize].insert(Cell::from_index(c));
+                live &= live - 1;
             }
-            self.dead_cells[c] = dead;
+        }
+        for (dead, (&plane, &live)) in self
+            .dead_planes
+            .iter_mut()
+            .zip(cur.planes.iter().zip(&live_planes))
+        {
+            *dead = plane - live;
         }
         self.off_cells = self.dead_cells;
         self.off_planes = self.dead_planes;

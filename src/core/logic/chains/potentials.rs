@@ -878,6 +878,18 @@ impl Links {
         }
     }
 
+    /// The digits (bit `d` for digit index `d`) whose "off" potential in cell `c` implies
+    /// something.
+    #[inline]
+    pub(crate) fn live_of_cell(&self, c: usize) -> u16 {
+        let counts = &self.count[c * 9..c * 9 + 9];
+        let mut live = 0u16;
+        for (d, &n) in counts.iter().enumerate() {
+            live |= u16::from(n != 0) << d;
+        }
+        live
+    }
+
     /// Adds `cand` to the entry of `at` with `cause`, unless it is there already.
     #[inline]
     fn add(&mut self, at: u16, cand: u16, cause: Cause) {
