@@ -171,23 +171,37 @@ impl<S: Size> Hint<S> {
 }
 
 /// The largest chain length (complexity minus 2) whose bonus is at most `b` tenths:
-/// 4, 6, 8, 12, 16, 24, 32, ... (see [`super::length_bonus`]).
+/// 4, 6, 8, 12, 16, 24, 32, ... (see [`super::length_bonus`]), up to `u32::MAX / 8`.
+/// Read from a table made at compile time: the searches ask for it at every start.
+#[inline]
 fn threshold(b: u32) -> u32 {
+    THRESHOLDS[(b as usize).min(THRESHOLDS.len() - 1)]
+}
+
+/// [`threshold`] for 0 to 63 tenths; from there on it stays at `u32::MAX / 8`.
+const THRESHOLDS: [u32; 64] = {
+    let mut t = [0u32; 64];
     let mut ceil: u32 = 4;
     let mut odd = false;
-    for _ in 0..b {
-        ceil = if odd {
-            ceil.saturating_mul(4) / 3
-        } else {
-            ceil.saturating_mul(3) / 2
-        };
-        odd = !odd;
-        if ceil > u32::MAX / 8 {
-            return u32::MAX / 8;
+    let mut b = 0;
+    while b < 64 {
+        t[b] = ceil;
+        if ceil < u32::MAX / 8 {
+            ceil = if odd {
+                ceil.saturating_mul(4) / 3
+            } else {
+                ceil.saturating_mul(3) / 2
+            };
+            odd = !odd;
+            if ceil > u32::MAX / 8 {
+                ceil = u32::MAX / 8;
+            }
         }
+        b += 1;
     }
-    ceil
-}
+    assert!(t[63] == u32::MAX / 8, "the table reaches the cap");
+    t
+};
 
 /// Where a search sends its hints: either it keeps the best one (SE's sort order, the
 /// first found among equals), or it collects them all (for a nested search).
@@ -1000,6 +1014,18 @@ mod tests {
 
     #[test]
     fn thresholds_match_the_length_bonus() {
+        // SE's loop (`getLengthDifficulty`'s ceilings), capped as the table is.
+        let mut ceil: u64 = 4;
+        let mut odd = false;
+        for b in 0..200u32 {
+            assert_eq!(
+                u64::from(threshold(b)),
+                ceil.min(u64::from(u32::MAX / 8)),
+                "{b}"
+            );
+            ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 }.min(u64::from(u32::MAX));
+            odd = !odd;
+        }
         for b in 0..12u32 {
             let t = threshold(b);
             assert_eq!(u32::from(length_bonus(t)), b, "{t}");

@@ -120,8 +120,8 @@ pub(crate) struct OnReach<S: Size> {
     succ: Vec<u16>,
     /// Tarjan's stack of visited candidates not yet in a component.
     stack: Vec<u16>,
-    /// The depth-first walk: a candidate and the position of its next successor.
-    walk: Vec<(u16, u32)>,
+    /// The depth-first walk (Tarjan's), one frame per candidate being visited.
+    walk: Vec<Frame>,
     /// Per component: what its "on" potentials reach.
     reach: Vec<Reach<S>>,
     /// Per component: the last component whose reach took it in, plus one.
@@ -160,14 +160,24 @@ struct Stop {
 /// Rounds beyond which a walk is not worth it: the reach alone decides.
 const MAX_ROUNDS: u32 = 40;
 
+/// A candidate being visited in the depth-first walk: its successors still to take
+/// (`pos..to` in `succ`), its visit number and the lowest visit number it reaches.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    v: u16,
+    pos: u32,
+    to: u32,
+    number: u32,
+    low: u32,
+}
+
 /// A candidate's state in the walk of one pass's graph.
 #[derive(Clone, Copy, Debug, Default)]
 struct Node {
     /// The pass of its visit (the other fields are valid when equal).
     pass: u32,
-    /// Its visit number and the lowest visit number it reaches (Tarjan).
+    /// Its visit number.
     number: u32,
-    low: u32,
     /// Its component in `reach`, or [`NONE`] while on the stack.
     comp: u32,
     /// The range of its successors in `succ`.
@@ -259,27 +269,26 @@ impl<S: Size> OnReach<S> {
         if self.node[usize::from(start)].pass != self.pass {
             self.visit(graph, start);
             let mut work = 1u64;
-            while let Some(&mut (v, ref mut pos)) = self.walk.last_mut() {
-                let vn = self.node[usize::from(v)];
-                if *pos < vn.to {
-                    let w = self.succ[*pos as usize];
-                    *pos += 1;
+            while let Some(f) = self.walk.last_mut() {
+                if f.pos < f.to {
+                    let w = self.succ[f.pos as usize];
+                    f.pos += 1;
                     let wn = self.node[usize::from(w)];
                     if wn.pass != self.pass {
                         work += 1;
                         self.visit(graph, w);
-                    } else if wn.comp == NONE && wn.number < vn.low {
-                        self.node[usize::from(v)].low = wn.number;
+                    } else if wn.comp == NONE && wn.number < f.low {
+                        f.low = wn.number;
                     }
                     continue;
                 }
+                let f = *f;
                 self.walk.pop();
-                if let Some(&(p, _)) = self.walk.last() {
-                    let pn = &mut self.node[usize::from(p)];
-                    pn.low = pn.low.min(vn.low);
+                if let Some(p) = self.walk.last_mut() {
+                    p.low = p.low.min(f.low);
                 }
-                if vn.low == vn.number {
-                    self.close_component(v, graph.y);
+                if f.low == f.number {
+                    self.close_component(f.v, graph.y);
                 }
             }
             if !budget.charge(work / 4 + 1) {
@@ -586,16 +595,22 @@ impl<S: Size> OnReach<S> {
                     .filter(|&w| w != v),
             );
         });
+        let to = self.succ.len() as u32;
         self.node[usize::from(v)] = Node {
             pass: self.pass,
             number: self.visits,
-            low: self.visits,
             comp: NONE,
             from,
-            to: self.succ.len() as u32,
+            to,
         };
         self.stack.push(v);
-        self.walk.push((v, from));
+        self.walk.push(Frame {
+            v,
+            pos: from,
+            to,
+            number: self.visits,
+            low: self.visits,
+        });
         self.order.push(v);
     }
 
