@@ -46,12 +46,17 @@ pub fn find_locked_candidates<S: Size>(
             let plane = board.plane(d);
             // The pairs of a run share their first house: its places are worked out once.
             for (run, &read) in runs.iter().zip(reads) {
-                if !scope.touches_digit(d, read) {
-                    continue;
-                }
                 let h1 = run.first;
                 let house1 = g.house(h1 as usize);
                 let r1 = house1.set;
+                // Plain locking reads only the first house for what is new: a pair that
+                // found nothing before had the digit's places there outside the second
+                // house, or fewer than two, or nothing to remove; the last two only get
+                // truer as candidates go, so only a change of those places makes it find
+                // something. The direct forms also read the third houses (their single).
+                if !scope.touches_digit(d, if direct { read } else { r1 }) {
+                    continue;
+                }
                 let pos = plane & r1;
                 if pos.len() < 2 {
                     continue;
