@@ -130,21 +130,26 @@ fn allowed<S: Size>(
         let see12 = g.peers(cells[1]).contains(cells[2]);
         // An excluder of two digits blocks, with one of them among the first two digits,
         // its other digit as the third (with both, every third digit): `third` lists
-        // that per digit. The others (three digits) are tested per pair.
+        // that per digit. One of three digits blocks its third digit when the first two
+        // are its other two (with fewer of them, two of its digits are left, and no third
+        // digit empties it): `pair_third` lists that per pair of digits.
         let mut third = [0u16; 9];
-        let mut others = S::Cells::splat(0u16);
-        let mut n_others = 0;
+        let mut pair_third = [[0u16; 9]; 9];
         for e in masks {
+            let (a, b) = (e.trailing_zeros() as usize, 15 - e.leading_zeros() as usize);
             if e.count_ones() == 2 {
-                let (a, b) = (e.trailing_zeros(), 15 - e.leading_zeros());
-                third[a as usize] |= 1 << b;
-                third[b as usize] |= 1 << a;
+                third[a] |= 1 << b;
+                third[b] |= 1 << a;
             } else {
-                others[n_others] = e;
-                n_others += 1;
+                // Excluders hold two or three candidates.
+                debug_assert_eq!(e.count_ones(), 3);
+                let m = (e & !(1 << a) & !(1 << b)).trailing_zeros() as usize;
+                for (x, y, z) in [(a, b, m), (a, m, b), (b, m, a)] {
+                    pair_third[x][y] |= 1 << z;
+                    pair_third[y][x] |= 1 << z;
+                }
             }
         }
-        let others = &others.as_ref()[..n_others];
         for p0 in c0 {
             for p1 in c1 {
                 if p0 == p1 && see01 {
@@ -162,16 +167,7 @@ fn allowed<S: Size>(
                 if see12 {
                     blocked |= DigitSet::single(p1).bits();
                 }
-                for &e in others {
-                    let rest = e & !m01;
-                    if rest == 0 {
-                        blocked = 0x3ff;
-                        break;
-                    }
-                    if rest & (rest - 1) == 0 {
-                        blocked |= rest;
-                    }
-                }
+                blocked |= pair_third[p0.index()][p1.index()];
                 let free = c2.bits() & !blocked;
                 if free != 0 {
                     out[0].insert(p0);
