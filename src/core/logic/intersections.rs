@@ -26,8 +26,9 @@ use crate::core::index::Digit;
 /// window with a box, two lines of different Samurai grids sharing a box). A step whose
 /// first house is a block (box, region, window) is pointing, else claiming. Only the
 /// digits whose plane `scope` says changed are searched (nothing else is read), and of
-/// those only the runs of pairs whose cells read ([`Geometry::lock_runs_reading`]) hold
-/// a change of the digit.
+/// those only the runs with a change of the digit where a new hint needs one: in the
+/// first house for plain locking, anywhere in the cells the pairs read
+/// ([`Geometry::lock_runs_reading`]) for the direct forms.
 pub fn find_locked_candidates<S: Size>(
     g: &Geometry<S>,
     board: &Board<S>,
