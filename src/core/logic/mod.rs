@@ -809,14 +809,9 @@ pub(crate) fn subsets_of(within: u16, k: u32) -> impl Iterator<Item = u16> {
         1..=4 => usize::from(BINOMIAL[n][k as usize]),
         _ => 0,
     };
-    combos(k)[..count].iter().map(move |&c| {
-        let (mut m, mut c) = (0u16, c);
-        while c != 0 {
-            m |= members[c.trailing_zeros() as usize];
-            c &= c - 1;
-        }
-        m
-    })
+    combos(k)[..count]
+        .iter()
+        .map(move |&c| bit_positions(c).fold(0u16, |m, i| m | members[i]))
 }
 
 /// The positions of the bits set in `mask`, lowest first.

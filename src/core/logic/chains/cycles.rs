@@ -37,7 +37,7 @@ use super::{Hint, Sink, rule_parents_of};
 use crate::core::bitboard::DigitSet;
 use crate::core::geometry::{Arr, CandBits, CellBits, Geometry, Size};
 use crate::core::index::{Cell, Digit};
-use crate::core::logic::{Budget, Technique, Tenths, length_bonus};
+use crate::core::logic::{Budget, Technique, Tenths, bit_positions, length_bonus};
 
 /// One potential of a static search: candidate, polarity, cause and the one parent.
 #[derive(Clone, Copy, Debug)]
@@ -294,11 +294,10 @@ impl<S: Size> CycleScratch<S> {
         let mut live_planes = [S::Set::EMPTY; 9];
         for c in 0..S::CELLS {
             let cands = cur.cells[c].bits();
-            let mut live = self.links.live_of_cell(c) & cands;
+            let live = self.links.live_of_cell(c) & cands;
             self.dead_cells[c] = cands & !live;
-            while live != 0 {
-                live_planes[live.trailing_zeros() as usize].insert(Cell::from_index(c));
-                live &= live - 1;
+            for d in bit_positions(live) {
+                live_planes[d].insert(Cell::from_index(c));
             }
         }
         for (dead, (&plane, &live)) in self
