@@ -37,7 +37,7 @@ use super::{Hint, Sink, rule_parents_of};
 use crate::core::bitboard::DigitSet;
 use crate::core::geometry::{Arr, CandBits, CellBits, Geometry, Size};
 use crate::core::index::{Cell, Digit};
-use crate::core::logic::{Budget, Technique, Tenths, bit_positions, length_bonus};
+use crate::core::logic::{Budget, Technique, Tenths, length_bonus};
 
 /// One potential of a static search: candidate, polarity, cause and the one parent.
 #[derive(Clone, Copy, Debug)]
@@ -288,24 +288,22 @@ impl<S: Size> CycleScratch<S> {
     ) {
         self.reset();
         self.park_links();
-        self.links.build_for(g, cur, y, x, x_digits);
-        // The live candidates (their "off" implies something) are the fewer: the planes
-        // are worked out from them.
-        let mut live_planes = [S::Set::EMPTY; 9];
+        // The live candidates (their "off" implies something) are the fewer: the cells'
+        // dead digits are their candidates less those.
+        let live_planes = self.links.build_for(g, cur, y, x, x_digits);
         for c in 0..S::CELLS {
-            let cands = cur.cells[c].bits();
-            let live = self.links.live_of_cell(c) & cands;
-            self.dead_cells[c] = cands & !live;
-            for d in bit_positions(live) {
-                live_planes[d].insert(Cell::from_index(c));
-            }
+            self.dead_cells[c] = cur.cells[c].bits();
         }
-        for (dead, (&plane, &live)) in self
+        for (d, (dead, (&plane, &live))) in self
             .dead_planes
             .iter_mut()
             .zip(cur.planes.iter().zip(&live_planes))
+            .enumerate()
         {
             *dead = plane - live;
+            for c in live {
+                self.dead_cells[c.index()] &= !(1 << d);
+            }
         }
         self.off_cells = self.dead_cells;
         self.off_planes = self.dead_planes;

@@ -839,7 +839,8 @@ impl Links {
     }
 
     /// [`Links::build`] with the X-links of `x_digits` only (the entries of the other
-    /// digits' candidates hold their Y-links alone).
+    /// digits' candidates hold their Y-links alone). Returns, per digit, the candidates
+    /// whose entry is not empty (their "off" implies something).
     pub(crate) fn build_for<S: Size>(
         &mut self,
         g: &Geometry<S>,
@@ -847,16 +848,22 @@ impl Links {
         y: bool,
         x: bool,
         x_digits: DigitSet,
-    ) {
+    ) -> [S::Set; 9] {
         self.count.fill(0);
+        let mut live = [S::Set::EMPTY; 9];
         if y {
             for c in 0..S::CELLS {
                 let bits = cur.cells[c].bits();
                 if two_bits(bits) {
-                    let a = cand_of(c, bits.trailing_zeros() as usize);
-                    let b = cand_of(c, (bits & (bits - 1)).trailing_zeros() as usize);
+                    let (da, db) = (
+                        bits.trailing_zeros() as usize,
+                        (bits & (bits - 1)).trailing_zeros() as usize,
+                    );
+                    let (a, b) = (cand_of(c, da), cand_of(c, db));
                     self.add(a, b, Cause::CELL);
                     self.add(b, a, Cause::CELL);
+                    live[da].insert(Cell::from_index(c));
+                    live[db].insert(Cell::from_index(c));
                 }
             }
         }
@@ -867,25 +874,16 @@ impl Links {
                     let d = d.index();
                     let pos = cur.hpos[d][h];
                     if two_bits(pos) {
-                        let a = cand_of(cells[pos.trailing_zeros() as usize].index(), d);
-                        let b = (pos & (pos - 1)).trailing_zeros() as usize;
-                        let b = cand_of(cells[b].index(), d);
+                        let ca = cells[pos.trailing_zeros() as usize];
+                        let cb = cells[(pos & (pos - 1)).trailing_zeros() as usize];
+                        let (a, b) = (cand_of(ca.index(), d), cand_of(cb.index(), d));
                         self.add(a, b, Cause::region(h));
                         self.add(b, a, Cause::region(h));
+                        live[d].insert(ca);
+                        live[d].insert(cb);
                     }
                 }
             }
-        }
-    }
-
-    /// The digits (bit `d` for digit index `d`) whose "off" potential in cell `c` implies
-    /// something.
-    #[inline]
-    pub(crate) fn live_of_cell(&self, c: usize) -> u16 {
-        let counts = &self.count[c * 9..c * 9 + 9];
-        let mut live = 0u16;
-        for (d, &n) in counts.iter().enumerate() {
-            live |= u16::from(n != 0) << d;
         }
         live
     }
