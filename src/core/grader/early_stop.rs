@@ -33,6 +33,23 @@ pub(super) const SHORTCUT_ER: std::ops::RangeInclusive<Tenths> = 72..=79;
 /// more, which the try does not take.
 pub(super) const MULTIPLE_ER: std::ops::RangeInclusive<Tenths> = 80..=90;
 
+/// True when a try at ER `max` ([`Grader::closes_within`]) takes every step of technique
+/// `t` that SE's path may take from there (rated `max` or less): singles, the direct
+/// forms, the [`CLOSURE`] producers and forcing chains of the first level. Cell and
+/// region forcing chains count as not taken: the try takes only some of them (see
+/// `closes_within`). A step of any other technique may take the path past where a try
+/// got stuck, so the grader tries again after one; after the others there is no point
+/// (the try's board already has what they find). Either answer keeps every rating: a try
+/// only ever ends a rating that it shows cannot change.
+pub(super) fn taken_by_try(t: Technique, max: Tenths) -> bool {
+    match t {
+        // Taken from 7.2 only (see `closes_within`).
+        Technique::XyzWing => max >= 72,
+        Technique::ForcingXChain | Technique::ForcingChain => true,
+        _ => t.base_rating() < Technique::XyzWing.base_rating(),
+    }
+}
+
 /// The producers a try to end a rating early uses besides singles and forcing chains (see
 /// [`Grader::closes_within`]): SE's from plain locking to the XYZ-wing, the cheaper first.
 const CLOSURE: &[Producer] = {

@@ -54,7 +54,7 @@ use super::profile::Profile;
 
 mod early_stop;
 
-use early_stop::{MULTIPLE_ER, SHORTCUT_ER, later_bounded};
+use early_stop::{MULTIPLE_ER, SHORTCUT_ER, later_bounded, taken_by_try};
 
 /// Default work budget per 81-cell puzzle, in work units (about 50 ns each): about five
 /// seconds on one core. Every puzzle of the forum's hardest that we know of needs less: the
@@ -738,6 +738,8 @@ impl<S: Size> Grader<S> {
         let may_stop = self.shortcut && check && limit >= DEFAULT_BUDGET;
         // A step raised ER within [`MULTIPLE_ER`] and no try followed yet.
         let mut multiple_due = false;
+        // A try with multiple forcing chains was made since ER last rose.
+        let mut multiple_tried = false;
         let outcome = loop {
             if self.board.is_solved() {
                 break Outcome::Complete;
@@ -791,15 +793,24 @@ impl<S: Size> Grader<S> {
             // known once a digit was placed). Within [`MULTIPLE_ER`], tried with multiple
             // forcing chains too, once per raise, at the first board from there on where
             // no later first-level or Nishio hint can rate above ER ([`later_bounded`]).
+            //
+            // A try that got stuck is tried again after a step it does not take (a cycle,
+            // a unique loop, a region forcing chain, ...): the steps it takes, SE's path
+            // takes after it only where the try's board already has them (they keep
+            // working as candidates go), so only such a step may carry the path past where
+            // the try got stuck, and the try goes on from there ([`taken_by_try`]).
             if raised {
                 multiple_due = may_stop && MULTIPLE_ER.contains(&cur);
+                multiple_tried = false;
             }
+            let retry = self.closure.is_some() && !taken_by_try(step.technique, cur);
             // The last chaining level the try takes: every producer it takes must be one
             // the path may ask ([`Grader::set_er_cap`]).
-            let try_with = if may_stop && raised && SHORTCUT_ER.contains(&cur) {
+            let try_with = if may_stop && (raised || retry) && SHORTCUT_ER.contains(&cur) {
                 Some(ChainLevel::Cycles)
-            } else if multiple_due && later_bounded(&self.board, cur) {
+            } else if (multiple_due || retry && multiple_tried) && later_bounded(&self.board, cur) {
                 multiple_due = false;
+                multiple_tried = true;
                 Some(ChainLevel::Multiple)
             } else {
                 None
