@@ -10,7 +10,9 @@
 //! followed the path to the end. After a step that raises ER to 8.0-9.0, the same try,
 //! with multiple forcing chains rated no higher than ER besides, is made once the board
 //! has so few candidates that no later hint of the first chaining level or of Nishio can
-//! rate above ER (the private `later_bounded`).
+//! rate above ER (the private `later_bounded`). A try that got stuck is made again, from
+//! where it got stuck, after each later step of a technique it does not take
+//! ([`taken_by_try`]): only such a step can carry SE's path past that board.
 
 use super::{Grader, Producer, find_in_scope};
 use crate::core::geometry::{CellBits, Geometry, Size};
