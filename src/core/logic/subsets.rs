@@ -25,15 +25,25 @@ use crate::core::index::Digit;
 /// in house `h`, counted in one pass over its cells: `at_least[k]` holds the digits seen in
 /// more than `k` cells so far.
 fn digits_with_places<S: Size>(board: &Board<S>, h: &HouseDef<S>, degree: u32) -> u16 {
+    match degree {
+        2 => counted::<S, 2>(board, h),
+        3 => counted::<S, 3>(board, h),
+        _ => counted::<S, 4>(board, h),
+    }
+}
+
+/// [`digits_with_places`] for a fixed degree `D` (the counting loop unrolled).
+#[inline(always)]
+fn counted<S: Size, const D: usize>(board: &Board<S>, h: &HouseDef<S>) -> u16 {
     let mut at_least = [0u16; 5];
     for &c in &h.cells {
         let m = board.candidates(c).bits();
-        for k in (1..=degree as usize).rev() {
+        for k in (1..=D).rev() {
             at_least[k] |= at_least[k - 1] & m;
         }
         at_least[0] |= m;
     }
-    at_least[1] & !at_least[degree as usize]
+    at_least[1] & !at_least[D]
 }
 
 /// The first naked subset of size `degree` (2..=4) that removes something, in the houses
