@@ -35,6 +35,11 @@ pub(super) const SHORTCUT_ER: std::ops::RangeInclusive<Tenths> = 72..=79;
 /// more, which the try does not take.
 pub(super) const MULTIPLE_ER: std::ops::RangeInclusive<Tenths> = 80..=90;
 
+/// The lowest ER at which a try takes XYZ-wings: one whose cells lose a digit may turn
+/// into a forcing chain of six potentials, rated 7.0 plus its length bonus (see
+/// [`Grader::closes_within`]).
+const XYZ_WING_FROM: Tenths = 72;
+
 /// True when a try at ER `max` ([`Grader::closes_within`]) takes every step of technique
 /// `t` that SE's path may take from there (rated `max` or less): singles, the direct
 /// forms, the [`CLOSURE`] producers and forcing chains of the first level. Cell and
@@ -45,8 +50,7 @@ pub(super) const MULTIPLE_ER: std::ops::RangeInclusive<Tenths> = 80..=90;
 /// only ever ends a rating that it shows cannot change.
 pub(super) fn taken_by_try(t: Technique, max: Tenths) -> bool {
     match t {
-        // Taken from 7.2 only (see `closes_within`).
-        Technique::XyzWing => max >= 72,
+        Technique::XyzWing => max >= XYZ_WING_FROM,
         Technique::ForcingXChain | Technique::ForcingChain => true,
         _ => t.base_rating() < Technique::XyzWing.base_rating(),
     }
@@ -139,7 +143,7 @@ impl<S: Size> Grader<S> {
                 && (singles::find_hidden_single(g, &board, &mut step)
                     || singles::find_naked_single(&board, &mut step)
                     || CLOSURE.iter().any(|&p| {
-                        if p == Producer::XyzWing && max < 72 {
+                        if p == Producer::XyzWing && max < XYZ_WING_FROM {
                             return false;
                         }
                         if !budget.charge(p.cost()) {
