@@ -12,7 +12,11 @@
 //! has so few candidates that no later hint of the first chaining level or of Nishio can
 //! rate above ER (the private `later_bounded`). A try that got stuck is made again, from
 //! where it got stuck, after each later step of a technique it does not take
-//! ([`taken_by_try`]): only such a step can carry SE's path past that board.
+//! ([`taken_by_try`]): only such a step can carry SE's path past that board. It is not
+//! made again from the very board where it got stuck (it would get stuck the same way),
+//! and its forcing chain search is skipped on a board whose links are all links of a
+//! board where that search, within the same ER, found nothing (the private
+//! `links_within` says why).
 
 use super::{Grader, Producer, find_in_scope};
 use crate::core::geometry::{CellBits, Geometry, Size};
@@ -133,6 +137,14 @@ impl<S: Size> Grader<S> {
                 board.eliminate_all(d, board.plane(d) - stuck.plane(d));
             }
         }
+        // From the very board where the last try got stuck, within the same ER, a try
+        // taking no more than that one did gets stuck again, the same way.
+        if self.closure == Some(board)
+            && self.closure_at.0 == max
+            && (self.closure_at.1 || !multiple)
+        {
+            return false;
+        }
         let mut budget = Budget::new(limit).with_cancel(self.cancel);
         let mut step = self.step;
         loop {
@@ -157,14 +169,23 @@ impl<S: Size> Grader<S> {
                         }
                         found
                     })
-                    || chains::find_forcing_chain_within(
-                        g,
-                        &board,
-                        max,
-                        &mut self.chains,
-                        &mut budget,
-                        &mut step,
-                    )
+                    || !self
+                        .chains_quiet
+                        .is_some_and(|(quiet, at)| at == max && links_within(g, &quiet, &board))
+                        && {
+                            let found = chains::find_forcing_chain_within(
+                                g,
+                                &board,
+                                max,
+                                &mut self.chains,
+                                &mut budget,
+                                &mut step,
+                            );
+                            if !found && !budget.exhausted() {
+                                self.chains_quiet = Some((board, max));
+                            }
+                            found
+                        }
                     || (multiple
                         && chains::find_multiple_within(
                             g,
@@ -176,11 +197,43 @@ impl<S: Size> Grader<S> {
                         )));
             if !found || !board.changed_by(&step) || !self.consistent(&step) {
                 self.closure = Some(board);
+                self.closure_at = (max, multiple);
                 return false;
             }
             board.apply(g, &step);
         }
     }
+}
+
+/// True when every static link of `board` is one of `quiet`'s, `board` having no
+/// candidate `quiet` lacks: then no forcing chain of the first level on `board` is
+/// shorter than one on `quiet` (each is a path of implications of `quiet` too, and SE's
+/// breadth-first search meets a chain's contradiction at its shortest length), so a
+/// search of `quiet` that found none rated `max` or less vouches for `board`. A weak link
+/// (two candidates that see each other) holds on every board that keeps both; a strong
+/// one (a cell's two candidates, a house's two places of a digit) is new only where a
+/// cell or a house went from three candidates or places or more down to two.
+fn links_within<S: Size>(g: &Geometry<S>, quiet: &Board<S>, board: &Board<S>) -> bool {
+    let mut changed = S::Set::EMPTY;
+    for d in Digit::all() {
+        let (q, b) = (quiet.plane(d), board.plane(d));
+        if !(b - q).is_empty() {
+            return false;
+        }
+        let gone = q - b;
+        changed |= gone;
+        for c in gone {
+            for &h in g.cell_houses(c).ids() {
+                let house = g.house_set(usize::from(h));
+                if (q & house).len() >= 3 && (b & house).len() == 2 {
+                    return false;
+                }
+            }
+        }
+    }
+    changed
+        .into_iter()
+        .all(|c| quiet.candidates(c).len() < 3 || board.candidates(c).len() != 2)
 }
 
 /// True when no hint of the first chaining level or of Nishio, on `board` or on any board
@@ -202,4 +255,112 @@ pub(super) fn later_bounded<S: Size>(board: &Board<S>, max: Tenths) -> bool {
     let first = Technique::ForcingChain.base_rating() + length_bonus(2 * n);
     let nishio = ChainLevel::Nishio.base_rating() + length_bonus(2 * m + 2);
     first <= max && nishio <= max
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::geometry::classic;
+    use crate::core::grid::Grid;
+    use crate::core::index::Cell;
+    use crate::core::logic::chains::ChainScratch;
+    use crate::core::logic::testutil::{cg, random_minimal};
+    use crate::core::logic::{Budget, Step};
+    use crate::core::solver::Solver;
+    use rand::{RngExt, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// True when the first chaining level has a forcing chain rated `max` or less on
+    /// `board`; None when the search ran out of budget.
+    fn has_chain(board: &Board, max: Tenths, scratch: &mut ChainScratch) -> Option<bool> {
+        let mut budget = Budget::new(50_000_000);
+        let mut step = Step::default();
+        let found =
+            chains::find_forcing_chain_within(cg(), board, max, scratch, &mut budget, &mut step);
+        (found || !budget.exhausted()).then_some(found)
+    }
+
+    #[test]
+    fn a_board_within_the_links_of_one_without_forcing_chains_has_none() {
+        // The boards of SE's paths on puzzles rated 8.0-9.0, and those boards less random
+        // candidates the solution does not hold.
+        let er8 = include_str!("../../../data/random_minimal_er8_40.txt");
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(24);
+        let mut scratch = ChainScratch::new();
+        let mut grader: Grader = Grader::new();
+        let (mut quiet_boards, mut vouched, mut new_links, mut found_anew) = (0, 0, 0, 0);
+        for line in er8.lines().take(12) {
+            let p: Grid = line[..81].parse().unwrap();
+            let sol = Solver::new().solve(&p, 2).solution;
+            let mut steps = Vec::new();
+            grader.explain(&p, Some(&sol), u64::MAX, &mut steps);
+            let mut quiet = Board::from_grid(classic(), &p);
+            for s in &steps {
+                quiet.apply(classic(), s);
+                let max = 75;
+                if quiet.is_solved() || has_chain(&quiet, max, &mut scratch) != Some(false) {
+                    continue;
+                }
+                quiet_boards += 1;
+                for k in 1..=6 {
+                    let mut board = quiet;
+                    for _ in 0..k {
+                        let c = Cell::from_index(rng.random_range(0..81));
+                        let keep = sol.digit(c);
+                        let cands = board.candidates(c);
+                        if let Some(d) = cands.iter().find(|&d| Some(d) != keep)
+                            && cands.len() > 2
+                        {
+                            board.eliminate(c, d);
+                        }
+                    }
+                    if !links_within(cg(), &quiet, &board) {
+                        new_links += 1;
+                        // A new link can make a chain: the test could tell a wrong vouch.
+                        found_anew +=
+                            usize::from(has_chain(&board, max, &mut scratch) == Some(true));
+                        continue;
+                    }
+                    assert_eq!(has_chain(&board, max, &mut scratch), Some(false), "{line}");
+                    vouched += 1;
+                }
+            }
+        }
+        // 288, 1,402, 326 and 265 when this was written.
+        assert!(
+            quiet_boards >= 200 && vouched >= 1000 && new_links >= 200 && found_anew >= 100,
+            "{quiet_boards} {vouched} {new_links} {found_anew}"
+        );
+    }
+    #[test]
+    fn links_within_sees_a_new_strong_link() {
+        let (_, start) = random_minimal(1)[0];
+        assert!(links_within(cg(), &start, &start));
+        // A cell of three candidates left with two makes a new link; one of four left
+        // with three does not, nor does a house's place of a digit with four places left.
+        let mut three = None;
+        let mut four = None;
+        for c in start.empty() {
+            match start.candidates(c).len() {
+                3 if three.is_none() => three = Some(c),
+                n if n >= 4 && four.is_none() => four = Some(c),
+                _ => {}
+            }
+        }
+        let (three, four) = (three.unwrap(), four.unwrap());
+        let mut b = start;
+        b.eliminate(three, start.candidates(three).first().unwrap());
+        assert!(!links_within(cg(), &start, &b));
+        let mut b = start;
+        let d = start.candidates(four).first().unwrap();
+        b.eliminate(four, d);
+        let crowded = cg()
+            .cell_houses(four)
+            .ids()
+            .iter()
+            .all(|&h| (start.plane(d) & cg().house_set(usize::from(h))).len() >= 4);
+        assert_eq!(links_within(cg(), &start, &b), crowded);
+        // A candidate the quiet board lacks is never within it.
+        assert!(!links_within(cg(), &b, &start));
+    }
 }

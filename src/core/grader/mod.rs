@@ -443,6 +443,11 @@ pub struct Grader<S: Size = S81> {
     shortcut: bool,
     /// Where the last try to show that got stuck, on the puzzle being rated.
     closure: Option<Board<S>>,
+    /// The ER that try rated within, and whether it took multiple forcing chains.
+    closure_at: (Tenths, bool),
+    /// The board of the last forcing-chain search of a try, on the puzzle being rated,
+    /// that looked everywhere and found nothing, and the ER it searched within.
+    chains_quiet: Option<(Board<S>, Tenths)>,
     /// What those tries' searches remember of their empty searches, on that puzzle.
     closure_scratch: Scratch<S>,
     /// Tests: no try is made again after getting stuck, to compare.
@@ -549,6 +554,8 @@ impl<S: Size> Grader<S> {
             spread: None,
             shortcut: false,
             closure: None,
+            closure_at: (0, false),
+            chains_quiet: None,
             closure_scratch: Scratch::new(),
             #[cfg(test)]
             no_retry: false,
@@ -713,6 +720,7 @@ impl<S: Size> Grader<S> {
         self.chains.forget();
         self.scratch.forget();
         self.closure = None;
+        self.chains_quiet = None;
         self.closure_scratch.forget();
         if givens_conflict(g, values) {
             out.outcome = Outcome::Invalid;
