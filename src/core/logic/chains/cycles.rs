@@ -124,6 +124,13 @@ pub(crate) struct CycleScratch<S: Size> {
     /// Tests: the Y passes skipped on the word of [`super::bivalue_memo`].
     #[cfg(test)]
     y_skipped: u64,
+    /// Tests: a search for chains alone makes its X pass even after the pass with both
+    /// kinds of links found none as far as any chain can go.
+    #[cfg(test)]
+    pub(crate) keep_x_pass: bool,
+    /// Tests: the X passes skipped so.
+    #[cfg(test)]
+    pub(crate) x_skipped: u64,
 }
 
 impl<S: Size> Default for CycleScratch<S> {
@@ -223,6 +230,10 @@ impl<S: Size> CycleScratch<S> {
             every_off_start: false,
             #[cfg(test)]
             y_skipped: 0,
+            #[cfg(test)]
+            keep_x_pass: false,
+            #[cfg(test)]
+            x_skipped: 0,
             on_reach: OnReach::new(),
         }
     }
@@ -829,7 +840,22 @@ pub(crate) fn search<S: Size>(
     } else {
         [0, 1, 2]
     };
+    // Seeking any forcing chain (a try's search): once the pass with both kinds of links
+    // looked as far as any chain can go (a chain's potentials are distinct, so it has at
+    // most two per candidate) and found none, the X pass finds none either: its links
+    // are some of that pass's, so each of its chains is one of that pass's.
+    let mut none_at_all = false;
     for pi in order {
+        let skip_x = pi == 0 && none_at_all;
+        #[cfg(test)]
+        let skip_x = skip_x && !sc.keep_x_pass;
+        if skip_x {
+            #[cfg(test)]
+            {
+                sc.x_skipped += 1;
+            }
+            continue;
+        }
         let (y, x) = PASSES[pi];
         // Digits whose X pass is known to find nothing, or known (the X pass only).
         let skip = if pi == 0 {
@@ -856,6 +882,10 @@ pub(crate) fn search<S: Size>(
         {
             continue;
         }
+        let exhaustive = sink.chains_only
+            && x
+            && y
+            && sink.limit(chain_base, key) >= 2 * cur.planes.iter().map(|p| p.len()).sum::<u32>();
         // The Y pass, keeping the best: its cells of two candidates, and the length it
         // looks for, when a memory may vouch for it ([`super::bivalue_memo`]).
         let y_pass = match y_memo.as_deref() {
@@ -1089,6 +1119,7 @@ pub(crate) fn search<S: Size>(
                 Some(Err(_)) => {}
             }
         }
+        none_at_all |= exhaustive;
         if pi == 0 && keep_planes {
             take_planes(cur, sc, sink, multi_x, known, offered_before);
         }

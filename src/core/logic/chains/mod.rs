@@ -1051,4 +1051,63 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn a_search_for_any_chain_skips_the_x_pass_only_where_it_finds_nothing() {
+        use crate::core::geometry::classic;
+        use crate::core::grader::Grader;
+        use crate::core::grid::Grid;
+        use crate::core::logic::Board;
+        use crate::core::solver::Solver;
+        // The boards of SE's paths on puzzles rated 8.0-9.0, searched for any forcing
+        // chain of the first level rated up to the ERs at which the grader's tries look
+        // for one, with and without the X pass after the pass with both kinds of links
+        // found none as far as any chain can go: the same steps.
+        let er8 = include_str!("../../../../data/random_minimal_er8_40.txt");
+        let (mut skip, mut keep) = (ChainScratch::<S81>::new(), ChainScratch::<S81>::new());
+        keep.eng.cyc.keep_x_pass = true;
+        let mut grader: Grader = Grader::new();
+        let (mut boards, mut chains) = (0, 0);
+        for line in er8.lines().take(10) {
+            let p: Grid = line[..81].parse().unwrap();
+            let sol = Solver::new().solve(&p, 2).solution;
+            let mut steps = Vec::new();
+            grader.explain(&p, Some(&sol), u64::MAX, &mut steps);
+            let mut board = Board::from_grid(classic(), &p);
+            for s in &steps {
+                board.apply(classic(), s);
+                if board.is_solved() {
+                    break;
+                }
+                boards += 1;
+                for max in [72, 75, 80, 85, 90] {
+                    let mut out = [Step::default(), Step::default()];
+                    let mut found = [false; 2];
+                    for (i, sc) in [&mut skip, &mut keep].into_iter().enumerate() {
+                        let mut budget = Budget::new(u64::MAX);
+                        found[i] = find_forcing_chain_within(
+                            classic(),
+                            &board,
+                            max,
+                            sc,
+                            &mut budget,
+                            &mut out[i],
+                        );
+                    }
+                    assert_eq!(found[0], found[1], "{line} {max}");
+                    if found[0] {
+                        assert_eq!(out[0], out[1], "{line} {max}");
+                        chains += 1;
+                    }
+                }
+            }
+        }
+        let skipped = skip.eng.cyc.x_skipped;
+        // 829 boards, 2,976 chains, 743 X passes skipped when this was written.
+        assert!(
+            boards > 700 && chains > 2000 && skipped > 600,
+            "{boards} boards, {chains} chains, {skipped} X passes skipped"
+        );
+        assert_eq!(keep.eng.cyc.x_skipped, 0);
+    }
 }

@@ -330,7 +330,9 @@ impl<S: Size> OnReach<S> {
         let far = cycle_len.max(chain_len) / 2;
         let cycle_rounds = if cycle_len >= 4 { cycle_len / 2 - 1 } else { 0 };
         if far > MAX_ROUNDS {
-            return Some(chain || self.cycles_may_close(graph, start, k));
+            // Too far to walk: the reach decides, about cycles only if the search looks
+            // for some (a search for chains alone, as a try's, does not).
+            return Some(chain || cycle_rounds > 0 && self.cycles_may_close(graph, start, k));
         }
         // A chain, or a partner's distance: an "on" potential that sees the start. The
         // rounds walked stay for the cycles.
