@@ -586,12 +586,16 @@ impl<S: Size> OnReach<S> {
     fn visit(&mut self, graph: &Graph<'_, S>, v: u16) {
         self.visits += 1;
         let from = self.succ.len() as u32;
-        // A link back to `v` itself (its cell's or house's other place) is kept: the walk
-        // meets `v` visited and on the stack with its own number, its component takes in
-        // no earlier component through it, and a round already holds it.
+        // A link back to `v` itself (its cell's or house's other place) adds nothing.
         graph.each_live_off(v, |q| {
-            self.succ
-                .extend(graph.links.get(q).iter().map(|i: &Implied| i.cand));
+            self.succ.extend(
+                graph
+                    .links
+                    .get(q)
+                    .iter()
+                    .map(|i: &Implied| i.cand)
+                    .filter(|&w| w != v),
+            );
         });
         let to = self.succ.len() as u32;
         self.node[usize::from(v)] = Node {
