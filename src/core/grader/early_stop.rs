@@ -260,13 +260,10 @@ pub(super) fn later_bounded<S: Size>(board: &Board<S>, max: Tenths) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::geometry::classic;
-    use crate::core::grid::Grid;
     use crate::core::index::Cell;
     use crate::core::logic::chains::ChainScratch;
-    use crate::core::logic::testutil::{cg, random_minimal};
+    use crate::core::logic::testutil::{cg, er8_paths, random_minimal};
     use crate::core::logic::{Budget, Step};
-    use crate::core::solver::Solver;
     use rand::{RngExt, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -284,19 +281,11 @@ mod tests {
     fn a_board_within_the_links_of_one_without_forcing_chains_has_none() {
         // The boards of SE's paths on puzzles rated 8.0-9.0, and those boards less random
         // candidates the solution does not hold.
-        let er8 = include_str!("../../../data/random_minimal_er8_40.txt");
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(24);
         let mut scratch = ChainScratch::new();
-        let mut grader: Grader = Grader::new();
         let (mut quiet_boards, mut vouched, mut new_links, mut found_anew) = (0, 0, 0, 0);
-        for line in er8.lines().take(12) {
-            let p: Grid = line[..81].parse().unwrap();
-            let sol = Solver::new().solve(&p, 2).solution;
-            let mut steps = Vec::new();
-            grader.explain(&p, Some(&sol), u64::MAX, &mut steps);
-            let mut quiet = Board::from_grid(classic(), &p);
-            for s in &steps {
-                quiet.apply(classic(), s);
+        for (line, sol, boards) in er8_paths(12) {
+            for quiet in boards {
                 let max = 75;
                 if quiet.is_solved() || has_chain(&quiet, max, &mut scratch) != Some(false) {
                     continue;

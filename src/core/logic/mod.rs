@@ -926,6 +926,34 @@ pub(crate) mod testutil {
             .collect()
     }
 
+    /// The first `n` puzzles of `data/random_minimal_er8_40.txt` (rated 8.0-9.0): each
+    /// line's 81 characters, its solution, and the boards of SE's path on it (the board
+    /// after each step, the last one solved).
+    pub(crate) fn er8_paths(n: usize) -> Vec<(&'static str, crate::core::grid::Grid, Vec<Board>)> {
+        use crate::core::grader::Grader;
+        use crate::core::grid::Grid;
+        let mut grader: Grader = Grader::new();
+        include_str!("../../../data/random_minimal_er8_40.txt")
+            .lines()
+            .take(n)
+            .map(|l| {
+                let p: Grid = l[..81].parse().unwrap();
+                let sol = crate::core::solver::Solver::new().solve(&p, 2).solution;
+                let mut steps = Vec::new();
+                grader.explain(&p, Some(&sol), u64::MAX, &mut steps);
+                let mut board = Board::from_grid(cg(), &p);
+                let boards = steps
+                    .iter()
+                    .map(|s| {
+                        board.apply(cg(), s);
+                        board
+                    })
+                    .collect();
+                (&l[..81], sol, boards)
+            })
+            .collect()
+    }
+
     /// `board` less up to `n` random candidates (never a cell's last one).
     pub(crate) fn thinned(board: &Board, n: usize, rng: &mut impl rand::Rng) -> Board {
         use rand::RngExt;

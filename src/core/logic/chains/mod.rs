@@ -1055,27 +1055,16 @@ mod tests {
     #[test]
     fn a_search_for_any_chain_skips_the_x_pass_only_where_it_finds_nothing() {
         use crate::core::geometry::classic;
-        use crate::core::grader::Grader;
-        use crate::core::grid::Grid;
-        use crate::core::logic::Board;
-        use crate::core::solver::Solver;
+        use crate::core::logic::testutil;
         // The boards of SE's paths on puzzles rated 8.0-9.0, searched for any forcing
         // chain of the first level rated up to the ERs at which the grader's tries look
         // for one, with and without the X pass after the pass with both kinds of links
         // found none as far as any chain can go: the same steps.
-        let er8 = include_str!("../../../../data/random_minimal_er8_40.txt");
         let (mut skip, mut keep) = (ChainScratch::<S81>::new(), ChainScratch::<S81>::new());
         keep.eng.cyc.keep_x_pass = true;
-        let mut grader: Grader = Grader::new();
         let (mut boards, mut chains) = (0, 0);
-        for line in er8.lines().take(10) {
-            let p: Grid = line[..81].parse().unwrap();
-            let sol = Solver::new().solve(&p, 2).solution;
-            let mut steps = Vec::new();
-            grader.explain(&p, Some(&sol), u64::MAX, &mut steps);
-            let mut board = Board::from_grid(classic(), &p);
-            for s in &steps {
-                board.apply(classic(), s);
+        for (line, _, path) in testutil::er8_paths(10) {
+            for board in path {
                 if board.is_solved() {
                     break;
                 }
