@@ -140,8 +140,9 @@ impl<S: Size> Grader<S> {
         // From the very board where the last try got stuck, within the same ER, a try
         // taking no more than that one did gets stuck again, the same way.
         if self.closure == Some(board)
-            && self.closure_at.0 == max
-            && (self.closure_at.1 || !multiple)
+            && self
+                .closure_at
+                .is_some_and(|(at, with_multiple)| at == max && (with_multiple || !multiple))
         {
             return false;
         }
@@ -197,7 +198,7 @@ impl<S: Size> Grader<S> {
                         )));
             if !found || !board.changed_by(&step) || !self.consistent(&step) {
                 self.closure = Some(board);
-                self.closure_at = (max, multiple);
+                self.closure_at = (!budget.exhausted()).then_some((max, multiple));
                 return false;
             }
             board.apply(g, &step);
@@ -321,6 +322,7 @@ mod tests {
             "{quiet_boards} {vouched} {new_links} {found_anew}"
         );
     }
+
     #[test]
     fn links_within_sees_a_new_strong_link() {
         let (_, start) = random_minimal(1)[0];

@@ -443,8 +443,9 @@ pub struct Grader<S: Size = S81> {
     shortcut: bool,
     /// Where the last try to show that got stuck, on the puzzle being rated.
     closure: Option<Board<S>>,
-    /// The ER that try rated within, and whether it took multiple forcing chains.
-    closure_at: (Tenths, bool),
+    /// The ER that try rated within and whether it took multiple forcing chains; None
+    /// when it got stuck for running out of budget (a new budget may take it further).
+    closure_at: Option<(Tenths, bool)>,
     /// The board of the last forcing-chain search of a try, on the puzzle being rated,
     /// that looked everywhere and found nothing, and the ER it searched within.
     chains_quiet: Option<(Board<S>, Tenths)>,
@@ -554,7 +555,7 @@ impl<S: Size> Grader<S> {
             spread: None,
             shortcut: false,
             closure: None,
-            closure_at: (0, false),
+            closure_at: None,
             chains_quiet: None,
             closure_scratch: Scratch::new(),
             #[cfg(test)]
