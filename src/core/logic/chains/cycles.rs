@@ -1120,6 +1120,10 @@ pub(crate) fn search<S: Size>(
             }
         }
         none_at_all |= exhaustive;
+        // Gathering (a try's search): the first pass that found something is enough.
+        if sink.gathered_any() {
+            return true;
+        }
         if pi == 0 && keep_planes {
             take_planes(cur, sc, sink, multi_x, known, offered_before);
         }
