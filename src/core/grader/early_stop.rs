@@ -174,6 +174,7 @@ impl<S: Size> Grader<S> {
                         .chains_quiet
                         .is_some_and(|(quiet, at)| at == max && links_within(g, &quiet, &board))
                         && {
+                            // Up to four chains of one search, taken at once.
                             let found = chains::find_forcing_chain_within(
                                 g,
                                 &board,

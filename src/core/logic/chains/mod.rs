@@ -729,8 +729,8 @@ pub fn find<S: Size>(
 }
 
 /// Forcing chains of the first chaining level (forcing X-chains, or forcing chains with
-/// both kinds of links; no cycle) rated `max` or less: the removals of the first
-/// [`GATHER`] that the search meets, all in the first of its passes to find any (a
+/// both kinds of links; no cycle) rated `max` or less: the removals of the first four
+/// (`GATHER`) that the search meets, all in the first of its passes to find any (a
 /// placement counts as the removal of its cell's other candidates), written to `step` as
 /// one step rated `max`. Each is a chain of the board, so a try that takes chains in any
 /// order may take them all at once. False when there is none or the budget ran out.
