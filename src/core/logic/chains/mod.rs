@@ -319,23 +319,17 @@ impl<S: Size> Sink<S> {
     }
 
     /// After a search begun with [`Sink::seek_several`] (`ok`: it ran to its end within the
-    /// budget): writes what it gathered to `step` as one step of `technique` rated `max`
-    /// (removals only), if anything, and leaves keep-the-best mode.
-    fn take_gathered(
-        &mut self,
-        ok: bool,
-        technique: Technique,
-        max: Tenths,
-        step: &mut Step<S>,
-    ) -> bool {
-        let found = ok && self.gathered_any();
-        if found {
-            step.reset(technique);
-            step.difficulty = max;
+    /// budget): writes what it gathered to `step` as one step of the bound's technique and
+    /// rating (removals only), if anything, and leaves keep-the-best mode.
+    fn take_gathered(&mut self, ok: bool, step: &mut Step<S>) -> bool {
+        let bound = self.best.filter(|_| ok && self.gathered_any());
+        if let Some(b) = bound {
+            step.reset(b.technique);
+            step.difficulty = b.difficulty;
             step.eliminations = self.gathered;
         }
         self.reset_best();
-        found
+        bound.is_some()
     }
 
     /// After a search begun with [`Sink::seek_first`] (`ok`: it ran to its end or to its
@@ -754,9 +748,7 @@ pub fn find_forcing_chain_within<S: Size>(
         None,
         budget,
     );
-    scratch
-        .sink
-        .take_gathered(ok, Technique::ForcingChain, max, step)
+    scratch.sink.take_gathered(ok, step)
 }
 
 /// The first multiple forcing chain (SE `Chaining(true, false, false, 0)`) rated `max` or
