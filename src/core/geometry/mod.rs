@@ -213,6 +213,23 @@ pub struct Geometry<S: Size> {
     /// Per run of `lock_runs`, the cells its pairs read ([`Geometry::lock_runs_reading`]).
     lock_run_reads: Vec<S::Set>,
     fish: Vec<FishSystem<S>>,
+    /// The classic houses, when the first four locking groups are exactly theirs.
+    classic: Option<ClassicHouses>,
+}
+
+/// The house ids of an 81-cell grid whose first four locking groups (SE's
+/// `Locking` order: box and column, box and row, column and box, row and box) are exactly
+/// those of the classic grid: 3x3 boxes, rows and columns, each kind numbered in reading
+/// order by ascending id. Locked candidates then work those groups out a digit plane at a
+/// time ([`crate::core::logic::intersections`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClassicHouses {
+    /// Row `r`'s house id.
+    pub rows: [u8; 9],
+    /// Column `c`'s house id.
+    pub cols: [u8; 9],
+    /// Box `b`'s house id (boxes in reading order).
+    pub boxes: [u8; 9],
 }
 
 /// Consecutive pairs of a locking group with the same first house
@@ -297,6 +314,7 @@ impl<S: Size> Geometry<S> {
             lock_run_ends: Vec::with_capacity(10),
             lock_run_reads: Vec::with_capacity(4 * S::HOUSES),
             fish: Vec::with_capacity(5),
+            classic: None,
         }
     }
 
@@ -467,6 +485,57 @@ impl<S: Size> Geometry<S> {
                 at,
             });
         }
+        self.classic = self.find_classic();
+    }
+
+    /// The classic houses, when the first four locking groups are exactly theirs (see
+    /// [`ClassicHouses`]).
+    fn find_classic(&self) -> Option<ClassicHouses> {
+        if S::CELLS != 81 || self.lock_ends.len() < 4 {
+            return None;
+        }
+        // Each of the four groups holds the 27 crossings of its two kinds, no more.
+        let mut start = 0;
+        for &end in &self.lock_ends[..4] {
+            if end - start != 27 {
+                return None;
+            }
+            start = end;
+        }
+        let mut ids = ClassicHouses {
+            rows: [0; 9],
+            cols: [0; 9],
+            boxes: [0; 9],
+        };
+        let (mut rows, mut cols, mut boxes) = (0, 0, 0);
+        for (h, house) in self.houses.iter().enumerate() {
+            let first = house.cells[0].index();
+            let (r, c) = (first / 9, first % 9);
+            let standard =
+                |cells: &dyn Fn(usize) -> usize| (0..9).all(|i| house.cells[i].index() == cells(i));
+            let (slot, n) = match house.kind {
+                HouseKind::Row if standard(&|i| 9 * r + i) => (&mut ids.rows[r], &mut rows),
+                HouseKind::Column if standard(&|i| 9 * i + c) => (&mut ids.cols[c], &mut cols),
+                kind if kind.is_block()
+                    && r % 3 == 0
+                    && c % 3 == 0
+                    && standard(&|i| first + 9 * (i / 3) + i % 3) =>
+                {
+                    (&mut ids.boxes[r + c / 3], &mut boxes)
+                }
+                _ => continue,
+            };
+            // Numbered in reading order by ascending id: the pairs' order is the planes'.
+            let k = r * usize::from(house.kind == HouseKind::Row)
+                + c * usize::from(house.kind == HouseKind::Column)
+                + (r + c / 3) * usize::from(house.kind.is_block());
+            if k != *n {
+                return None;
+            }
+            *slot = h as u8;
+            *n += 1;
+        }
+        (rows == 9 && cols == 9 && boxes == 9).then_some(ids)
     }
 
     /// The shape.
@@ -574,6 +643,13 @@ impl<S: Size> Geometry<S> {
             start = end as usize;
             (&self.lock_runs[range.clone()], &self.lock_run_reads[range])
         })
+    }
+
+    /// The classic houses, when the first four locking groups are exactly theirs (see
+    /// [`ClassicHouses`]).
+    #[inline]
+    pub fn classic_houses(&self) -> Option<&ClassicHouses> {
+        self.classic.as_ref()
     }
 
     /// The fish systems (one per grid).
@@ -916,6 +992,28 @@ mod tests {
             Geometry::new_jigsaw(&bad).unwrap_err(),
             LayoutError::BadId(Cell::new(0))
         );
+    }
+
+    #[test]
+    fn the_classic_houses_are_found_where_the_first_four_locking_groups_are_theirs() {
+        let ids = classic().classic_houses().copied();
+        let expected = ClassicHouses {
+            rows: std::array::from_fn(|i| i as u8),
+            cols: std::array::from_fn(|i| 9 + i as u8),
+            boxes: std::array::from_fn(|i| 18 + i as u8),
+        };
+        assert_eq!(ids, Some(expected));
+        // X adds its diagonals' groups after the four; Windoku's windows join them.
+        assert_eq!(x().classic_houses().copied(), Some(expected));
+        assert_eq!(windoku().classic_houses(), None);
+        assert_eq!(samurai().classic_houses(), None);
+        let mut regions: [u8; 81] = std::array::from_fn(|c| Cell::new(c as u8).box_index());
+        let boxes = Geometry::new_jigsaw(&regions).expect("boxes are a layout");
+        assert_eq!(boxes.classic_houses().copied(), Some(expected));
+        // Regions 1 and 2 trade r1c3 and r1c4.
+        regions.swap(2, 3);
+        let jigsaw = Geometry::new_jigsaw(&regions).expect("a layout");
+        assert_eq!(jigsaw.classic_houses(), None);
     }
 
     #[test]
