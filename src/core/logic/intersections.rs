@@ -200,30 +200,25 @@ fn plane_bits<T: CellBits>(set: T) -> u128 {
     u128::from(set.word(0)) | u128::from(set.word(1)) << 64
 }
 
-/// Every bit at `9 * r + 3 * k` (the first cell of each row's three box segments).
-const ROW_SEGS: u128 = {
+/// Every `step`-th bit, `n` of them, from bit 0.
+const fn every(step: u32, n: u32) -> u128 {
     let mut m = 0u128;
     let mut i = 0;
-    while i < 27 {
-        m |= 1 << (3 * i);
+    while i < n {
+        m |= 1 << (step * i);
         i += 1;
     }
     m
-};
+}
+
+/// Every bit at `9 * r + 3 * k` (the first cell of each row's three box segments).
+const ROW_SEGS: u128 = every(3, 27);
 /// Every bit at `27 * b + c` (the top cell of each column's three box segments).
 const COL_SEGS: u128 = 0x1ff | 0x1ff << 27 | 0x1ff << 54;
 /// Every bit at `27 * b + 3 * k` (the top left cell of each box).
 const BOX_CORNERS: u128 = 0b1001001 | 0b1001001 << 27 | 0b1001001 << 54;
 /// Every bit at `9 * r` (the first cell of each row).
-const ROW_STARTS: u128 = {
-    let mut m = 0u128;
-    let mut r = 0;
-    while r < 9 {
-        m |= 1 << (9 * r);
-        r += 1;
-    }
-    m
-};
+const ROW_STARTS: u128 = every(9, 9);
 
 /// The pairs of the four classic locking groups that lock digit plane `p` (bit `i` for
 /// cell `i`): the digit's places in the first house, two or more, all lie in the second,
