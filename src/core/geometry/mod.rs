@@ -513,22 +513,20 @@ impl<S: Size> Geometry<S> {
             let (r, c) = (first / 9, first % 9);
             let standard =
                 |cells: &dyn Fn(usize) -> usize| (0..9).all(|i| house.cells[i].index() == cells(i));
-            let (slot, n) = match house.kind {
-                HouseKind::Row if standard(&|i| 9 * r + i) => (&mut ids.rows[r], &mut rows),
-                HouseKind::Column if standard(&|i| 9 * i + c) => (&mut ids.cols[c], &mut cols),
+            // Each kind numbered in reading order by ascending id: the pairs' order is the
+            // planes'.
+            let (slot, n, k) = match house.kind {
+                HouseKind::Row if standard(&|i| 9 * r + i) => (&mut ids.rows[r], &mut rows, r),
+                HouseKind::Column if standard(&|i| 9 * i + c) => (&mut ids.cols[c], &mut cols, c),
                 kind if kind.is_block()
                     && r % 3 == 0
                     && c % 3 == 0
                     && standard(&|i| first + 9 * (i / 3) + i % 3) =>
                 {
-                    (&mut ids.boxes[r + c / 3], &mut boxes)
+                    (&mut ids.boxes[r + c / 3], &mut boxes, r + c / 3)
                 }
                 _ => continue,
             };
-            // Numbered in reading order by ascending id: the pairs' order is the planes'.
-            let k = r * usize::from(house.kind == HouseKind::Row)
-                + c * usize::from(house.kind == HouseKind::Column)
-                + (r + c / 3) * usize::from(house.kind.is_block());
             if k != *n {
                 return None;
             }

@@ -67,10 +67,10 @@ fn find_in<S: Size>(
         for (group, by_digit) in locks.iter().enumerate() {
             for d in Digit::all() {
                 let mut hits = by_digit[d.index()];
+                let plane = board.plane(d);
                 while hits != 0 {
                     let (h1, h2, bit) = first_pair(ids, group, hits);
                     hits &= !bit;
-                    let plane = board.plane(d);
                     let pos = plane & g.house_set(usize::from(h1));
                     if take_pair(g, plane, d, h1, h2, pos, direct, step) {
                         return true;

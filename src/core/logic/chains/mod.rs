@@ -498,17 +498,16 @@ impl<S: Size> Sink<S> {
         if self.collect {
             self.all.push(*h);
             true
-        } else if self.gather {
-            let wanted = self.wants_at(h.difficulty, h.complexity, h.sort_key, generation);
-            if wanted {
+        } else if self.wants_at(h.difficulty, h.complexity, h.sort_key, generation) {
+            if self.gather {
+                // The bound stays; the removals add up.
                 for (g, r) in self.gathered.iter_mut().zip(&h.removals) {
                     *g |= *r;
                 }
                 self.gathered_n += 1;
+            } else {
+                self.best = Some(Hint { generation, ..*h });
             }
-            wanted
-        } else if self.wants_at(h.difficulty, h.complexity, h.sort_key, generation) {
-            self.best = Some(Hint { generation, ..*h });
             true
         } else {
             false
