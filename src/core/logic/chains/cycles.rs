@@ -996,6 +996,7 @@ pub(crate) fn search<S: Size>(
                         cur,
                         links: &sc.links,
                         dead: &sc.dead_planes,
+                        dead_cells: &sc.dead_cells,
                         y,
                     };
                     // Bounded when keeping the best (a collecting search looks as far
@@ -1458,7 +1459,7 @@ mod tests {
     /// The graph of the pass whose links `sc` holds.
     fn graph_of<'a>(
         links: &'a Links,
-        dead: &'a [CellSet; 9],
+        (dead, dead_cells): (&'a [CellSet; 9], &'a [u16; 81]),
         cur: &'a Cands<S81>,
         y: bool,
     ) -> Graph<'a, S81> {
@@ -1467,6 +1468,7 @@ mod tests {
             cur,
             links,
             dead,
+            dead_cells,
             y,
         }
     }
@@ -1478,7 +1480,7 @@ mod tests {
         let mut skipped_closing = 0;
         each_thinned_start(5, 400, |sc, cur, (y, x), start, round, _| {
             let mut budget = Budget::UNLIMITED;
-            let graph = graph_of(&sc.links, &sc.dead_planes, cur, y);
+            let graph = graph_of(&sc.links, (&sc.dead_planes, &sc.dead_cells), cur, y);
             let reach = *sc.on_reach.reach(&graph, start, &mut budget).unwrap();
             let may = sc
                 .on_reach
@@ -1530,7 +1532,7 @@ mod tests {
             // The Y pass looks for cycles only.
             let chain_len = if x { rng.random_range(4..=14) } else { 0 };
             let mut budget = Budget::UNLIMITED;
-            let graph = graph_of(&sc.links, &sc.dead_planes, cur, y);
+            let graph = graph_of(&sc.links, (&sc.dead_planes, &sc.dead_cells), cur, y);
             let reach = sc.on_reach.may_find(&graph, start, x, None, &mut budget);
             let bounds = Some((cycle_len, chain_len));
             let may = sc.on_reach.may_find(&graph, start, x, bounds, &mut budget);

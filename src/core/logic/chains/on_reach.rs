@@ -56,9 +56,7 @@
 //!   The walk skips three in four of them, at a fraction of a search's cost.
 
 use super::cycles::seen_outside;
-use super::potentials::{
-    Cands, Implied, Links, MAX_IMPLIED, NONE, cand_count, cand_of, cell_of, digit_of,
-};
+use super::potentials::{Cands, Links, MAX_IMPLIED, NONE, cand_count, cand_of, cell_of, digit_of};
 use crate::core::geometry::{CellBits, Geometry, Size};
 use crate::core::index::Cell;
 use crate::core::logic::Budget;
@@ -73,6 +71,8 @@ pub(crate) struct Graph<'a, S: Size> {
     pub(crate) links: &'a Links,
     /// Per digit, the candidates whose "off" implies nothing.
     pub(crate) dead: &'a [S::Set; 9],
+    /// The same per cell, as digit bits.
+    pub(crate) dead_cells: &'a S::Cells<u16>,
     /// With Y-links: an "on" potential also turns its cell's other candidates "off".
     pub(crate) y: bool,
 }
@@ -96,9 +96,11 @@ impl<S: Size> Graph<'_, S> {
         let (c, d) = (cell_of(v), digit_of(v));
         let cell = Cell::from_index(c);
         if self.y {
-            for e in self.cur.cells[c] {
-                let e = e.index();
-                if e != d && !self.dead[e].contains(cell) && f(cand_of(c, e)) {
+            let mut others = self.cur.cells[c].bits() & !self.dead_cells[c] & !(1 << d);
+            while others != 0 {
+                let e = others.trailing_zeros() as usize;
+                others &= others - 1;
+                if f(cand_of(c, e)) {
                     return true;
                 }
             }
@@ -588,14 +590,11 @@ impl<S: Size> OnReach<S> {
         let from = self.succ.len() as u32;
         // A link back to `v` itself (its cell's or house's other place) adds nothing.
         graph.each_live_off(v, |q| {
-            self.succ.extend(
-                graph
-                    .links
-                    .get(q)
-                    .iter()
-                    .map(|i: &Implied| i.cand)
-                    .filter(|&w| w != v),
-            );
+            for i in graph.links.get(q) {
+                if i.cand != v {
+                    self.succ.push(i.cand);
+                }
+            }
         });
         let to = self.succ.len() as u32;
         self.node[usize::from(v)] = Node {
