@@ -20,6 +20,11 @@
 //! including its habit of accumulating the extra digits of every cell it *examines* at a
 //! level (not just of the cells on the path) when deciding whether a cell with extras may
 //! join the loop.
+//!
+//! A valid loop is met many times in one search (from each of its starts, each way round);
+//! its hints depend only on its cells, its digits and its first two cells with extras in
+//! loop order, so a loop met again with those the same is not evaluated again: its hints
+//! would come after the same ones, and none would be kept.
 
 use super::unchanged::Since;
 use super::{Board, Budget, Step, Technique, combinations, subsets_of};
@@ -56,6 +61,9 @@ pub struct LoopScratch<S: Size> {
     /// the bit.
     cores: [S::Set; 81],
     cores_known: u128,
+    /// The valid loops evaluated in this search, each with what its evaluation depends
+    /// on besides the board (see [`evaluate_loop`]) and whether it offered a hint.
+    evaluated: Vec<(LoopKey<S>, bool)>,
     /// Tests: walk as SE does, onto every cell holding both digits (no core, no parity
     /// check), to compare.
     #[cfg(test)]
@@ -65,6 +73,9 @@ pub struct LoopScratch<S: Size> {
     cut_through: u64,
     #[cfg(test)]
     evaluated_through: u64,
+    /// Tests: loops met again and not evaluated again.
+    #[cfg(test)]
+    evaluated_again: u64,
 }
 
 impl<S: Size> LoopScratch<S> {
@@ -85,12 +96,15 @@ impl<S: Size> LoopScratch<S> {
             offered: 0,
             cores: [S::Set::EMPTY; 81],
             cores_known: 0,
+            evaluated: Vec::with_capacity(64),
             #[cfg(test)]
             walk_all: false,
             #[cfg(test)]
             cut_through: 0,
             #[cfg(test)]
             evaluated_through: 0,
+            #[cfg(test)]
+            evaluated_again: 0,
         }
     }
 
@@ -171,6 +185,7 @@ pub fn find_unique_loop<S: Size>(
     scratch.best = None;
     scratch.best_type = 0;
     scratch.cores_known = 0;
+    scratch.evaluated.clear();
     let changed = scratch.since.changed(board).map(|c| c.cells);
     let mut settled = S::Set::EMPTY;
     for start in board.empty() {
@@ -429,6 +444,11 @@ fn base_step<S: Size>(path: &[Cell], v1: Digit, v2: Digit, ty: u8) -> Step<S> {
     s
 }
 
+/// What a valid loop's evaluation reads besides the board: its cells, its two digits and
+/// its first two cells with extra candidates in loop order (the types look at the first,
+/// or at the first two in turn).
+type LoopKey<S> = (<S as Size>::Set, Digit, Digit, Option<Cell>, Option<Cell>);
+
 fn evaluate_loop<S: Size>(
     g: &Geometry<S>,
     board: &Board<S>,
@@ -456,6 +476,47 @@ fn evaluate_loop<S: Size>(
     for &c in extra_cells {
         sc.reading |= g.peers(c) | S::Set::single(c);
     }
+    // The same loop met again (from another start, or the other way round) offers the
+    // same hints again, after the first ones: none is kept, but the start offered.
+    let mut cells = S::Set::EMPTY;
+    for &c in path {
+        cells.insert(c);
+    }
+    let key = (
+        cells,
+        v1,
+        v2,
+        extra_cells.first().copied(),
+        extra_cells.get(1).copied(),
+    );
+    // (Tests: the full walk evaluates every loop it closes, as SE does.)
+    if !sc.walks_all()
+        && let Some(&(_, offered)) = sc.evaluated.iter().find(|(k, _)| *k == key)
+    {
+        sc.offered += u64::from(offered);
+        #[cfg(test)]
+        {
+            sc.evaluated_again += 1;
+        }
+        return;
+    }
+    let offered_before = sc.offered;
+    evaluate_types(g, board, sc, path, extra_cells, v1, v2);
+    let offered = sc.offered != offered_before;
+    sc.evaluated.push((key, offered));
+}
+
+/// Offers the hints of the valid loop `path` with `extra_cells` (types 1 to 4).
+fn evaluate_types<S: Size>(
+    g: &Geometry<S>,
+    board: &Board<S>,
+    sc: &mut LoopScratch<S>,
+    path: &[Cell],
+    extra_cells: &[Cell],
+    v1: Digit,
+    v2: Digit,
+) {
+    let n_extra = extra_cells.len();
     let pair = DigitSet::single(v1) | DigitSet::single(v2);
     match n_extra {
         1 => {
@@ -718,9 +779,11 @@ mod tests {
         steps: [Step; 2],
         /// True where the walk ran out of budget.
         spent: [bool; 2],
-        /// The core's walk: paths cut at an earlier start, loops through one evaluated.
+        /// The core's walk: paths cut at an earlier start, loops through one evaluated,
+        /// loops met again and not evaluated again.
         cut: u64,
         through: u64,
+        again: u64,
     }
 
     fn both_walks(b: &Board, budget: u64) -> Walks {
@@ -730,6 +793,7 @@ mod tests {
             spent: [false; 2],
             cut: 0,
             through: 0,
+            again: 0,
         };
         for (k, walk_all) in [false, true].into_iter().enumerate() {
             let mut sc = LoopScratch::new();
@@ -746,6 +810,7 @@ mod tests {
             if !walk_all {
                 w.cut = sc.cut_through;
                 w.through = sc.evaluated_through;
+                w.again = sc.evaluated_again;
             }
         }
         w
@@ -757,12 +822,15 @@ mod tests {
         // type, many of them invalid or without removals.
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
         let (mut boards, mut long, mut found, mut types) = (0, 0, 0, [0; 5]);
+        let mut again = 0;
         for (line, board) in random_minimal(60) {
             for _ in 0..20 {
                 let b = loopy(&board, &mut rng);
+                let w = both_walks(&b, 3_000_000);
                 let Walks {
                     got, steps, spent, ..
-                } = both_walks(&b, 3_000_000);
+                } = w;
+                again += w.again;
                 assert!(!spent[0], "{line}: the core's walk ran out");
                 if spent[1] {
                     // The full walk takes too long on this board to compare.
@@ -784,11 +852,16 @@ mod tests {
             }
         }
         assert!(boards > 1000, "{boards} compared, {long} too long");
+        // The core's walk meets many loops again (from another start, or the other way
+        // round) and evaluates them once; the full walk evaluates every time.
+        assert!(again > 1000, "{again} loops met again");
         assert!(
             found > 100 && types[1..].iter().all(|&n| n > 5),
             "{found} {types:?}"
         );
-        eprintln!("{boards} boards compared ({long} too long), {found} hints {types:?}");
+        eprintln!(
+            "{boards} boards compared ({long} too long), {found} hints {types:?}, {again} loops met again"
+        );
     }
 
     #[test]
