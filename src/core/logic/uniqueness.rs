@@ -501,24 +501,42 @@ fn evaluate_loop<S: Size>(
         return;
     }
     let offered_before = sc.offered;
-    evaluate_types(g, board, sc, path, extra_cells, v1, v2);
+    let lp = LoopAt {
+        path,
+        extra_cells,
+        v1,
+        v2,
+    };
+    evaluate_types(g, board, sc, &lp);
     let offered = sc.offered != offered_before;
     sc.evaluated.push((key, offered));
 }
 
-/// Offers the hints of the valid loop `path` with `extra_cells` (types 1 to 4).
+/// A valid loop being evaluated: its cells in loop order, those of them with extra
+/// candidates (in the same order), and its two digits.
+struct LoopAt<'a> {
+    path: &'a [Cell],
+    extra_cells: &'a [Cell],
+    v1: Digit,
+    v2: Digit,
+}
+
+impl LoopAt<'_> {
+    /// The loop's two digits.
+    fn pair(&self) -> DigitSet {
+        DigitSet::single(self.v1) | DigitSet::single(self.v2)
+    }
+}
+
+/// Offers the hints of the valid loop `lp` (types 1 to 4).
 fn evaluate_types<S: Size>(
     g: &Geometry<S>,
     board: &Board<S>,
     sc: &mut LoopScratch<S>,
-    path: &[Cell],
-    extra_cells: &[Cell],
-    v1: Digit,
-    v2: Digit,
+    lp: &LoopAt,
 ) {
-    let n_extra = extra_cells.len();
-    let pair = DigitSet::single(v1) | DigitSet::single(v2);
-    match n_extra {
+    let (path, extra_cells, v1, v2) = (lp.path, lp.extra_cells, lp.v1, lp.v2);
+    match extra_cells.len() {
         1 => {
             // Type 1: the rescue cell loses both loop digits.
             let c = extra_cells[0];
@@ -530,34 +548,25 @@ fn evaluate_types<S: Size>(
         0 => {}
         2 => {
             let (c1, c2) = (extra_cells[0], extra_cells[1]);
-            let r = (board.candidates(c1) | board.candidates(c2)) - pair;
+            let r = (board.candidates(c1) | board.candidates(c2)) - lp.pair();
             if r.len() == 1 {
-                type2(g, board, sc, path, extra_cells, v1, v2);
+                type2(g, board, sc, lp);
             } else if r.len() >= 2 {
                 type3(g, board, sc, path, c1, c2, v1, v2);
             }
             type4(g, board, sc, path, c1, c2, v1, v2);
         }
-        _ => type2(g, board, sc, path, extra_cells, v1, v2),
+        _ => type2(g, board, sc, lp),
     }
 }
 
-fn type2<S: Size>(
-    g: &Geometry<S>,
-    board: &Board<S>,
-    sc: &mut LoopScratch<S>,
-    path: &[Cell],
-    extra_cells: &[Cell],
-    v1: Digit,
-    v2: Digit,
-) {
-    let pair = DigitSet::single(v1) | DigitSet::single(v2);
-    let Some(value) = (board.candidates(extra_cells[0]) - pair).first() else {
+fn type2<S: Size>(g: &Geometry<S>, board: &Board<S>, sc: &mut LoopScratch<S>, lp: &LoopAt) {
+    let Some(value) = (board.candidates(lp.extra_cells[0]) - lp.pair()).first() else {
         return;
     };
     let mut common = g.all_cells();
     let mut extras = S::Set::EMPTY;
-    for &c in extra_cells {
+    for &c in lp.extra_cells {
         common &= g.peers(c);
         extras.insert(c);
     }
@@ -565,7 +574,7 @@ fn type2<S: Size>(
     if elim.is_empty() {
         return;
     }
-    let mut s = base_step::<S>(path, v1, v2, 2);
+    let mut s = base_step::<S>(lp.path, lp.v1, lp.v2, 2);
     s.eliminations[value.index()] = elim;
     s.digits.insert(value);
     offer(sc, s, 2);
