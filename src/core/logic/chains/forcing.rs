@@ -225,20 +225,18 @@ pub(crate) fn chain<S: Size>(
             let p = run.offs[ioff];
             ioff += 1;
             let pc = run.nodes[p as usize].cand;
-            let n = match work.as_mut() {
+            // A static chain reads its links in place (a copy of a few entries would
+            // cost a call to `memcpy` for every "off" potential).
+            let implied: &[Implied] = match work.as_mut() {
                 Some(w) => {
                     let n = off_to_on(g, w, src, pc, mode.y, true, &mut out);
                     w.remove(g, pc);
-                    n
+                    &out[..n]
                 }
-                None => {
-                    let l = links.get(pc);
-                    out[..l.len()].copy_from_slice(l);
-                    l.len()
-                }
+                None => links.get(pc),
             };
             let mut stop = false;
-            for imp in &out[..n] {
+            for imp in implied {
                 let (q, cause) = (imp.cand, imp.cause());
                 if run.off_idx[q as usize] != NONE {
                     let t = run.push(g, q, true, cause, imp.hidden, p);

@@ -271,21 +271,21 @@ impl<S: Size> OnReach<S> {
         if self.node[usize::from(start)].pass != self.pass {
             self.visit(graph, start);
             let mut work = 1u64;
-            while let Some(f) = self.walk.last_mut() {
-                if f.pos < f.to {
+            // The frame being walked is held here, off the walk, until it descends.
+            'frames: while let Some(mut f) = self.walk.pop() {
+                while f.pos < f.to {
                     let w = self.succ[f.pos as usize];
                     f.pos += 1;
                     let wn = self.node[usize::from(w)];
                     if wn.pass != self.pass {
                         work += 1;
+                        self.walk.push(f);
                         self.visit(graph, w);
+                        continue 'frames;
                     } else if wn.comp == NONE && wn.number < f.low {
                         f.low = wn.number;
                     }
-                    continue;
                 }
-                let f = *f;
-                self.walk.pop();
                 if let Some(p) = self.walk.last_mut() {
                     p.low = p.low.min(f.low);
                 }
